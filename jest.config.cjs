@@ -1,0 +1,31 @@
+// One jest run for the whole workspace: a node project for the api and a jsdom one for the front end.
+const swc = ['@swc/jest', {
+  jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' },
+  module: { type: 'commonjs' },
+}];
+// ESM-only packages jest must transform (pnpm paths have an optional ".pnpm/<pkg>@<ver>/node_modules/" part).
+const esmOnly = ['ky'];
+const transformIgnorePatterns = [`/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?(${esmOnly.join('|')})[@/])`];
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'api',
+      testEnvironment: 'node',
+      rootDir: '<rootDir>',
+      transform: { '^.+\\.(t|j)sx?$': swc },
+      transformIgnorePatterns,
+      testMatch: ['<rootDir>/api/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+    },
+    {
+      displayName: 'web',
+      testEnvironment: '<rootDir>/test/jsdom-with-fetch.cjs',
+      rootDir: '<rootDir>',
+      transform: { '^.+\\.(t|j)sx?$|^.+\\.mjs$': swc },
+      transformIgnorePatterns,
+      setupFilesAfterEnv: ['<rootDir>/test/setup-web.ts'],
+      testMatch: ['<rootDir>/{host,remote-mail,shared}/**/src/**/*.test.{ts,tsx}'],
+      moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/test/file-stub.cjs' },
+    },
+  ],
+};

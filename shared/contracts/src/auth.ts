@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+export const LoginRequest = z.object({
+  email: z.string().trim().min(1).max(254).email(),
+  password: z.string().min(1).max(1024),
+});
+export type LoginRequest = z.infer<typeof LoginRequest>;
+
+export const TokenPair = z.object({ access: z.string(), refresh: z.string() });
+export type TokenPair = z.infer<typeof TokenPair>;
+
+export const TwoFactorChallenge = z.object({
+  requires_2fa: z.literal(true),
+  partial_token: z.string(),
+});
+export type TwoFactorChallenge = z.infer<typeof TwoFactorChallenge>;
+
+/** Spec §3 "Login response": either a token pair or a second-factor challenge. */
+export const LoginResponse = z.union([TokenPair, TwoFactorChallenge]);
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+export const RefreshRequest = z.object({ refresh: z.string().min(1).max(512) });
+export type RefreshRequest = z.infer<typeof RefreshRequest>;
+
+export const LogoutRequest = RefreshRequest;
+export type LogoutRequest = z.infer<typeof LogoutRequest>;
+
+export const VerifyTotpRequest = z.union([
+  z.object({ partial_token: z.string().min(1), totp_code: z.string().regex(/^\d{6}$/) }),
+  z.object({ partial_token: z.string().min(1), backup_code: z.string().min(1).max(64) }),
+]);
+export type VerifyTotpRequest = z.infer<typeof VerifyTotpRequest>;

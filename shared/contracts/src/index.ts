@@ -1,0 +1,9 @@
+/**
+ * @qc/contracts — the one description of the API, shared by the api (validation, OpenAPI)
+ * and every front-end app (typed calls). Isomorphic: no DOM and no Node imports here.
+ */
+export * from './common';
+export * from './auth';
+export * from './users';
+export * from './dashboard';
+export * from './remotes';

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { Role } from './common';
+
+export const DomainRef = z.object({ id: z.string(), name: z.string() });
+export type DomainRef = z.infer<typeof DomainRef>;
+
+/** GET /api/users/me/ (DESIGN §4). */
+export const CurrentUser = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  role: Role,
+  domain: DomainRef.nullable(),
+  is_external: z.boolean(),
+  mfa_enabled: z.boolean(),
+  date_joined: z.string(),
+});
+export type CurrentUser = z.infer<typeof CurrentUser>;

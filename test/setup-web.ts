@@ -1,0 +1,19 @@
+import '@testing-library/jest-dom';
+
+// antd asks for matchMedia (responsive observers) and measures with getComputedStyle(el, pseudo),
+// which jsdom does not implement.
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: (query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }),
+});
+const computed = window.getComputedStyle.bind(window);
+window.getComputedStyle = (el: Element) => computed(el);
