@@ -2,7 +2,18 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.cache/**', 'data/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.tools/**',
+      '.cache/**',
+      'data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'bench/results/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],
@@ -16,15 +27,38 @@ export default tseslint.config(
     // Only the host renders notices: remotes and shared UI use notify() from @qc/ui-state (DESIGN §3).
     files: ['remote-*/**/*.{ts,tsx}', 'shared/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'antd', importNames: ['notification', 'message', 'App'], message: 'Use notify() from @qc/ui-state.' }],
-        patterns: [{ group: ['antd/es/notification*', 'antd/es/message*', 'antd/es/app*', 'antd/lib/*'], message: 'Use notify() from @qc/ui-state; import antd from antd/es/*.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'antd',
+              importNames: ['notification', 'message', 'App'],
+              message: 'Use notify() from @qc/ui-state.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['antd/es/notification*', 'antd/es/message*', 'antd/es/app*', 'antd/lib/*'],
+              message: 'Use notify() from @qc/ui-state; import antd from antd/es/*.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['**/*.{js,cjs,mjs}'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        __dirname: 'readonly',
+        console: 'readonly',
+      },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -1,8 +1,15 @@
 // One jest run for the whole workspace: a node project for the api and a jsdom one for the front end.
-const swc = ['@swc/jest', {
-  jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' },
-  module: { type: 'commonjs' },
-}];
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
 // ESM-only packages jest must transform (pnpm paths have an optional ".pnpm/<pkg>@<ver>/node_modules/" part).
 const esmOnly = ['ky'];
 const transformIgnorePatterns = [`/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?(${esmOnly.join('|')})[@/])`];

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Sets the workspace up on a fresh machine (Node 20 + npm): pinned pnpm in .tools, then dependencies.
+# corepack is not used: the registry here serves no signatures (DESIGN §2).
+source "$(dirname "$0")/lib.sh"
+if [ "$(pnpm --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then
+  log "installing pnpm $PNPM_VERSION into .tools/pnpm"
+  npm install --prefix .tools/pnpm "pnpm@$PNPM_VERSION" --no-audit --no-fund --loglevel=error
+fi
+log "installing dependencies"
+pnpm install --frozen-lockfile --prefer-offline --reporter=append-only | grep -v '^Progress' || { echo "pnpm install failed" >&2; exit 1; }
