@@ -11,7 +11,7 @@ const swc = [
   },
 ];
 // ESM-only packages jest must transform (pnpm paths have an optional ".pnpm/<pkg>@<ver>/node_modules/" part).
-const esmOnly = ['ky'];
+const esmOnly = ['ky', '@ant-design/colors', 'jose', 'kysely', 'content-disposition', 'cookie'];
 const transformIgnorePatterns = [`/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?(${esmOnly.join('|')})[@/])`];
 
 module.exports = {
@@ -32,7 +32,11 @@ module.exports = {
       transformIgnorePatterns,
       setupFilesAfterEnv: ['<rootDir>/test/setup-web.ts'],
       testMatch: ['<rootDir>/{host,remote-mail,shared}/**/src/**/*.test.{ts,tsx}'],
-      moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/test/file-stub.cjs' },
+      moduleNameMapper: {
+        '\\.(css|svg|png)$': '<rootDir>/test/file-stub.cjs',
+        // The apps import antd's ES build (antd/es/*) for tree-shaking; jest runs its CommonJS twin.
+        '^antd/es/(.*)$': 'antd/lib/$1',
+      },
     },
   ],
 };

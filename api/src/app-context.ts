@@ -1,0 +1,13 @@
+import type { Config } from './config';
+import type { Db, Dialect } from './db/database';
+import type { PasswordHasher } from './lib/passwords';
+import type { TokenService } from './modules/auth/tokens';
+
+/** What route plugins and services need; built once per app instance. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dialect: Dialect;
+  passwords: PasswordHasher;
+  tokens: TokenService;
+}

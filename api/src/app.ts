@@ -1,0 +1,93 @@
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './app-context';
+import type { Config } from './config';
+import { openMigratedDatabase, type DatabaseHandle } from './db/database';
+import { errorHandler } from './lib/error-handler';
+import { createPasswordHasher } from './lib/passwords';
+import { authRoutes } from './modules/auth/auth.routes';
+import { createTokenService } from './modules/auth/tokens';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { healthRoutes } from './modules/health/health.routes';
+import { usersRoutes } from './modules/users/users.routes';
+import { consoleCsp, DOCS_CSP, DOCS_PREFIX } from './modules/web/csp';
+import { createRemotesSource } from './modules/web/remotes.service';
+import { NO_CACHE, NOT_BUILT_PAGE, readShell, wantsSpaShell } from './modules/web/web.service';
+import { webRoutes } from './modules/web/web.routes';
+
+export interface BuildOptions {
+  /** An open, migrated database; the app closes it on close. When absent: opened from config and migrated. */
+  database?: DatabaseHandle;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    // X-Forwarded-For is honoured only from these addresses (request.ip, rate limits, audit).
+    trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const database = options.database ?? (await openMigratedDatabase(config.database, app.log));
+  app.addHook('onClose', async () => database.close());
+
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    passwords: createPasswordHasher(config.argon2),
+    tokens: createTokenService(config.secretKey, { access: config.accessTtl, partial: config.partialTtl }),
+  };
+  const remotes = createRemotesSource(config, app.log);
+
+  app.decorateRequest('auth', null);
+  app.setErrorHandler(errorHandler);
+
+  // CSP is ours (per request: it follows the current remotes file); helmet sets the other headers.
+  await app.register(helmet, { contentSecurityPolicy: false, frameguard: { action: 'deny' } });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith(DOCS_PREFIX)) return; // Swagger UI sets its own
+    reply.header('content-security-policy', consoleCsp(await remotes.origins()));
+  });
+
+  await app.register(rateLimit, { global: false });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Quarantine Console API', version: '1.0.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: DOCS_CSP, validatorUrl: false });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(authRoutes, { ctx });
+  await app.register(usersRoutes, { ctx });
+  await app.register(dashboardRoutes, { ctx });
+  await app.register(healthRoutes, { ctx });
+  await app.register(webRoutes, { ctx, remotes });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const urlPath = request.url.split('?')[0]!;
+    if (wantsSpaShell(request.method, urlPath, request.headers.accept)) {
+      const shell = await readShell(config.staticDir);
+      reply.header('cache-control', NO_CACHE).type('text/html; charset=utf-8');
+      return shell ? reply.send(shell) : reply.status(503).send(NOT_BUILT_PAGE);
+    }
+    return reply.status(404).send({ detail: 'Not found.', code: 'not_found' });
+  });
+
+  return app;
+}

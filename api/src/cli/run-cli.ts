@@ -1,0 +1,132 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config';
+import { openMigratedDatabase } from '../db/database';
+import { HttpError } from '../lib/http-error';
+import { createPasswordHasher } from '../lib/passwords';
+import { createUser, resetMfa, setPassword, setRole, type UserDeps } from '../modules/users/users.service';
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** All of standard input (used for passwords, so they stay out of shell history and `ps`). */
+  readStdin(): Promise<string>;
+}
+
+export const USAGE = `Usage: cli <command> [options]
+
+Commands:
+  user:create        --email <e-mail> --role <admin|domain_admin|user> [--password <pw>|-]
+                     [--domain <domain>] [--username <name>] [--first-name <n>] [--last-name <n>]
+                     Creates a user (and the domain when it does not exist yet).
+  user:set-password  --email <e-mail> [--password <pw>|-]
+  user:reset-mfa     --email <e-mail>
+  user:set-role      --email <e-mail> --role <role> [--domain <domain>]
+
+Without --password, or with --password -, the password is read from standard input (first line).
+Configuration and database are the server's (QC_* environment variables).
+`;
+
+const OPTIONS = {
+  email: { type: 'string' },
+  password: { type: 'string' },
+  role: { type: 'string' },
+  domain: { type: 'string' },
+  username: { type: 'string' },
+  'first-name': { type: 'string' },
+  'last-name': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: true }>>['values'];
+
+class UsageError extends Error {}
+
+function required(values: Values, name: 'email' | 'role'): string {
+  const v = values[name];
+  if (!v) throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+async function passwordFrom(values: Values, io: CliIo): Promise<string> {
+  if (values.password !== undefined && values.password !== '-') return values.password;
+  const line = (await io.readStdin()).split(/\r?\n/)[0] ?? '';
+  if (!line) throw new UsageError('no password given (use --password or pass it on standard input)');
+  return line;
+}
+
+type Command = (deps: UserDeps, values: Values, io: CliIo) => Promise<string>;
+
+const COMMANDS: Record<string, Command> = {
+  'user:create': async (deps, v, io) => {
+    const user = await createUser(deps, {
+      email: required(v, 'email'),
+      role: required(v, 'role'),
+      password: await passwordFrom(v, io),
+      domain: v.domain,
+      username: v.username,
+      first_name: v['first-name'],
+      last_name: v['last-name'],
+    });
+    return `Created ${user.role} ${user.email} (id ${user.id})`;
+  },
+  'user:set-password': async (deps, v, io) => {
+    const user = await setPassword(deps, required(v, 'email'), await passwordFrom(v, io));
+    return `Password changed for ${user.email}; their sessions were ended`;
+  },
+  'user:reset-mfa': async (deps, v) => {
+    const user = await resetMfa(deps, required(v, 'email'));
+    return `Two-factor authentication reset for ${user.email}; their sessions were ended`;
+  },
+  'user:set-role': async (deps, v) => {
+    const user = await setRole(deps, required(v, 'email'), required(v, 'role'), v.domain);
+    return `${user.email} is now ${user.role}; their sessions were ended`;
+  },
+};
+
+/** Runs one command; returns the exit code (0 ok, 1 failed, 2 bad usage). */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let values: Values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }));
+  } catch (err) {
+    io.stderr(`error: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const [name, ...extra] = positionals;
+  if (values.help || name === 'help') {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command || extra.length) {
+    io.stderr(
+      `error: ${name ? `unknown command or extra arguments: ${positionals.join(' ')}` : 'no command given'}\n\n${USAGE}`,
+    );
+    return 2;
+  }
+
+  let database;
+  try {
+    const config = loadConfig(io.env, io.cwd);
+    database = await openMigratedDatabase(config.database);
+    io.stdout(`${await command({ db: database.db, passwords: createPasswordHasher(config.argon2) }, values, io)}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`error: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (err instanceof HttpError) {
+      const fields = Object.entries(err.errors ?? {}).map(([k, m]) => `\n  ${k}: ${m}`);
+      io.stderr(`error: ${err.detail}${fields.join('')}\n`);
+      return 1;
+    }
+    io.stderr(`error: ${err instanceof ConfigError ? err.message : ((err as Error).message ?? String(err))}\n`);
+    return 1;
+  } finally {
+    await database?.close();
+  }
+}

@@ -1,0 +1,106 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError, ENV_VARIABLES, loadConfig, REPO_ROOT } from './config';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'qc-config-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+test('secure defaults, paths relative to the cwd', () => {
+  const c = loadConfig({}, dir);
+  expect(c).toMatchObject({
+    port: 8080,
+    host: '127.0.0.1',
+    dataDir: path.join(dir, 'data'),
+    database: { kind: 'sqlite', file: path.join(dir, 'data', 'qconsole.sqlite') },
+    accessTtl: 300,
+    refreshTtl: 14 * 24 * 3600,
+    refreshGrace: 30,
+    partialTtl: 300,
+    loginRate: { accountMax: 10, ipMax: 100, windowSeconds: 900 },
+    trustedProxies: [],
+    remotesFile: null,
+    staticDir: path.join(REPO_ROOT, 'host', 'dist'),
+    remotesDir: REPO_ROOT,
+    argon2: { memoryCost: 19456, timeCost: 2, parallelism: 1 },
+    publicUrl: 'http://127.0.0.1:8080',
+  });
+});
+
+test('SQLite without QC_SECRET_KEY: a key file is generated once, mode 0600', () => {
+  const first = loadConfig({ QC_DATA_DIR: 'state' }, dir);
+  const file = path.join(dir, 'state', 'secret.key');
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  expect(first.secretKey.length).toBeGreaterThanOrEqual(32);
+  expect(readFileSync(file, 'utf8').trim()).toBe(first.secretKey);
+  expect(loadConfig({ QC_DATA_DIR: 'state' }, dir).secretKey).toBe(first.secretKey);
+});
+
+test('PostgreSQL requires QC_SECRET_KEY (replicas share it)', () => {
+  expect(() => loadConfig({ QC_DATABASE_URL: 'postgres://db/qc' }, dir)).toThrow(/QC_SECRET_KEY/);
+  const c = loadConfig({ QC_DATABASE_URL: 'postgres://db/qc', QC_SECRET_KEY: 'k'.repeat(32) }, dir);
+  expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://db/qc', poolMax: 10 });
+});
+
+test('bad values are all reported, by variable', () => {
+  let error: unknown;
+  try {
+    loadConfig(
+      {
+        QC_PORT: 'eighty',
+        QC_DATABASE_URL: 'mysql://x',
+        QC_SECRET_KEY: 'short',
+        QC_TRUSTED_PROXIES: '10.0.0.1, not-an-ip',
+        QC_ADMIN_EMAIL: 'nope',
+        QC_ADMIN_PASSWORD: 'short',
+        QC_REFRESH_GRACE: '-1',
+      },
+      dir,
+    );
+  } catch (err) {
+    error = err;
+  }
+  expect(error).toBeInstanceOf(ConfigError);
+  const vars = (error as ConfigError).problems.map((p) => p.split(':')[0]).sort();
+  expect(vars).toEqual([
+    'QC_ADMIN_EMAIL',
+    'QC_ADMIN_PASSWORD',
+    'QC_DATABASE_URL',
+    'QC_PORT',
+    'QC_REFRESH_GRACE',
+    'QC_SECRET_KEY',
+    'QC_TRUSTED_PROXIES',
+  ]);
+});
+
+test('tunables and lists are parsed; empty values count as unset', () => {
+  const c = loadConfig(
+    {
+      QC_PORT: '',
+      QC_TRUSTED_PROXIES: '10.0.0.0/8, ::1,loopback',
+      QC_LOGIN_RATE_ACCOUNT_MAX: '3',
+      QC_REFRESH_GRACE: '0',
+      QC_REMOTES_FILE: 'conf/remotes.json',
+      QC_ADMIN_EMAIL: 'Boss@Example.com',
+      QC_PUBLIC_URL: 'https://console.example/',
+    },
+    dir,
+  );
+  expect(c.port).toBe(8080);
+  expect(c.trustedProxies).toEqual(['10.0.0.0/8', '::1', 'loopback']);
+  expect(c.loginRate.accountMax).toBe(3);
+  expect(c.refreshGrace).toBe(0);
+  expect(c.remotesFile).toBe(path.join(dir, 'conf', 'remotes.json'));
+  expect(c.admin.email).toBe('boss@example.com');
+  expect(c.publicUrl).toBe('https://console.example');
+});
+
+test('.env.example documents every variable, and nothing else', () => {
+  const documented = [
+    ...readFileSync(path.join(REPO_ROOT, '.env.example'), 'utf8').matchAll(/^(QC_[A-Z0-9_]+)=/gm),
+  ].map((m) => m[1]);
+  expect(documented.sort()).toEqual([...ENV_VARIABLES].sort());
+});

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { LIMITS } from '@qc/contracts';
+
+/** The repository root: defaults for the built front end are relative to it, not to the cwd. */
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+export const SECRET_KEY_FILE = 'secret.key';
+
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolMax: number };
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  secretKey: string;
+  remotesFile: string | null;
+  remotesDir: string;
+  staticDir: string;
+  trustedProxies: string[];
+  /** Lifetimes in seconds. */
+  accessTtl: number;
+  refreshTtl: number;
+  refreshGrace: number;
+  partialTtl: number;
+  loginRate: { accountMax: number; ipMax: number; windowSeconds: number };
+  retentionDays: number;
+  admin: { email: string | null; password: string | null };
+  ingestToken: string | null;
+  smtpUrl: string | null;
+  publicUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  argon2: { memoryCost: number; timeCost: number; parallelism: number };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
+const optional = z.string().optional();
+
+// An IP, a CIDR, or one of proxy-addr's names (what Fastify's trustProxy understands).
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [addr = '', bits, ...rest] = entry.split('/');
+  const version = isIP(addr);
+  if (!version || rest.length) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (version === 4 ? 32 : 128);
+}
+
+const EnvSchema = z.object({
+  QC_PORT: int(8080, 0, 65535),
+  QC_HOST: z.string().min(1).default('127.0.0.1'),
+  QC_DATA_DIR: z.string().min(1).default('./data'),
+  QC_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for the embedded SQLite file)')
+    .optional(),
+  QC_DB_POOL_MAX: int(10, 1, 100),
+  QC_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  QC_REMOTES_FILE: optional,
+  QC_REMOTES_DIR: optional,
+  QC_STATIC_DIR: optional,
+  QC_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every(isProxyEntry), 'must be a comma-separated list of IPs or CIDRs'),
+  QC_ACCESS_TTL: int(300, 5, 3600),
+  QC_REFRESH_TTL: int(14 * 24 * 3600, 60, 365 * 24 * 3600),
+  QC_REFRESH_GRACE: int(30, 0, 300),
+  QC_PARTIAL_TTL: int(300, 5, 1800),
+  QC_LOGIN_RATE_ACCOUNT_MAX: int(10, 1, 100_000),
+  QC_LOGIN_RATE_IP_MAX: int(100, 1, 100_000),
+  QC_LOGIN_RATE_WINDOW: int(900, 1, 24 * 3600),
+  QC_RETENTION_DAYS: int(30, 1, 3650),
+  QC_ADMIN_EMAIL: z.email().optional(),
+  QC_ADMIN_PASSWORD: z.string().min(LIMITS.passwordMin).optional(),
+  QC_INGEST_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  QC_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  QC_PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/]+/, 'must be an http(s):// URL')
+    .optional(),
+  QC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // OWASP's argon2id baseline (19 MiB, t=2, p=1); tests lower it through the same variables.
+  QC_ARGON2_MEMORY_KIB: int(19456, 8, 4 * 1024 * 1024),
+  QC_ARGON2_TIME_COST: int(2, 1, 100),
+  QC_ARGON2_PARALLELISM: int(1, 1, 16),
+});
+
+/** Every variable the api reads (documented in the repository's .env.example). */
+export const ENV_VARIABLES = Object.keys(EnvSchema.shape);
+
+/** Reads (or creates once, 0600) the key file beside the SQLite database. */
+function secretFromFile(dataDir: string): string {
+  const file = path.join(dataDir, SECRET_KEY_FILE);
+  try {
+    fs.writeFileSync(file, randomBytes(32).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const key = fs.readFileSync(file, 'utf8').trim();
+  if (key.length < 32) throw new ConfigError([`${file}: the secret key must be at least 32 characters`]);
+  return key;
+}
+
+/**
+ * Builds the configuration from the environment. Empty variables count as unset. With SQLite it
+ * creates the data directory and, when QC_SECRET_KEY is unset, the secret key file in it.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config {
+  const raw = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('QC_') && v !== ''));
+  const parsed = EnvSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const resolve = (p: string) => path.resolve(cwd, p);
+  const dataDir = resolve(e.QC_DATA_DIR);
+
+  const database: DatabaseConfig = e.QC_DATABASE_URL
+    ? { kind: 'postgres', url: e.QC_DATABASE_URL, poolMax: e.QC_DB_POOL_MAX }
+    : { kind: 'sqlite', file: path.join(dataDir, 'qconsole.sqlite') };
+
+  let secretKey = e.QC_SECRET_KEY;
+  if (!secretKey) {
+    // Replicas on PostgreSQL must share one key, so it cannot be generated per host.
+    if (database.kind === 'postgres') throw new ConfigError(['QC_SECRET_KEY: required with QC_DATABASE_URL']);
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    secretKey = secretFromFile(dataDir);
+  } else if (database.kind === 'sqlite') {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  }
+
+  return {
+    port: e.QC_PORT,
+    host: e.QC_HOST,
+    dataDir,
+    database,
+    secretKey,
+    remotesFile: e.QC_REMOTES_FILE ? resolve(e.QC_REMOTES_FILE) : null,
+    remotesDir: e.QC_REMOTES_DIR ? resolve(e.QC_REMOTES_DIR) : REPO_ROOT,
+    staticDir: e.QC_STATIC_DIR ? resolve(e.QC_STATIC_DIR) : path.join(REPO_ROOT, 'host', 'dist'),
+    trustedProxies: e.QC_TRUSTED_PROXIES,
+    accessTtl: e.QC_ACCESS_TTL,
+    refreshTtl: e.QC_REFRESH_TTL,
+    refreshGrace: e.QC_REFRESH_GRACE,
+    partialTtl: e.QC_PARTIAL_TTL,
+    loginRate: {
+      accountMax: e.QC_LOGIN_RATE_ACCOUNT_MAX,
+      ipMax: e.QC_LOGIN_RATE_IP_MAX,
+      windowSeconds: e.QC_LOGIN_RATE_WINDOW,
+    },
+    retentionDays: e.QC_RETENTION_DAYS,
+    admin: { email: e.QC_ADMIN_EMAIL?.toLowerCase() ?? null, password: e.QC_ADMIN_PASSWORD ?? null },
+    ingestToken: e.QC_INGEST_TOKEN ?? null,
+    smtpUrl: e.QC_SMTP_URL ?? null,
+    // Links in e-mails use this, never the request's Host header.
+    publicUrl: (e.QC_PUBLIC_URL ?? `http://${e.QC_HOST}:${e.QC_PORT}`).replace(/\/+$/, ''),
+    logLevel: e.QC_LOG_LEVEL,
+    argon2: {
+      memoryCost: e.QC_ARGON2_MEMORY_KIB,
+      timeCost: e.QC_ARGON2_TIME_COST,
+      parallelism: e.QC_ARGON2_PARALLELISM,
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { createTestEnv } from '../test/helpers'; // first: it makes jest able to load kysely
+import { sql } from 'kysely';
+import { loadConfig } from '../config';
+import { migrateToLatest, openDatabase } from './database';
+
+const TABLES = ['domains', 'quarantine_counts', 'quarantine_messages', 'quarantine_recipients', 'sessions', 'users'];
+
+test('migrations create every table, run once, and ignore other schemas on the same server', async () => {
+  const a = await createTestEnv();
+  const b = await createTestEnv();
+  const dbA = openDatabase(loadConfig(a.env, a.tmpDir).database);
+  const dbB = openDatabase(loadConfig(b.env, b.tmpDir).database);
+  try {
+    expect(await migrateToLatest(dbA)).toEqual(['0001_core']);
+    expect(await migrateToLatest(dbA)).toEqual([]); // already applied
+    // B shares the PostgreSQL server (and database) with A when tests run on PostgreSQL.
+    expect(await migrateToLatest(dbB)).toEqual(['0001_core']);
+    for (const db of [dbA, dbB]) {
+      const tables = (await db.db.introspection.getTables()).map((t) => t.name);
+      for (const name of TABLES) expect(tables).toContain(name);
+    }
+  } finally {
+    await dbA.close();
+    await dbB.close();
+    await a.cleanup();
+    await b.cleanup();
+  }
+});
+
+test('SQLite is opened durable (WAL, synchronous=FULL) with foreign keys on; PostgreSQL enforces them too', async () => {
+  const env = await createTestEnv();
+  const handle = openDatabase(loadConfig(env.env, env.tmpDir).database);
+  try {
+    await migrateToLatest(handle);
+    if (handle.dialect === 'sqlite') {
+      const pragma = async (name: string) =>
+        Object.values((await sql.raw(`pragma ${name}`).execute(handle.db)).rows[0] as object)[0];
+      expect(await pragma('journal_mode')).toBe('wal');
+      expect(await pragma('synchronous')).toBe(2); // FULL
+      expect(await pragma('foreign_keys')).toBe(1);
+    }
+    const orphan = handle.db
+      .insertInto('sessions')
+      .values({
+        id: 's',
+        user_id: 'nobody',
+        family_id: 's',
+        refresh_hash: 'h',
+        created_at: 0,
+        expires_at: 0,
+        rotated_at: null,
+        replaced_by: null,
+        grace_pair: null,
+        revoked_at: null,
+      })
+      .execute();
+    await expect(orphan).rejects.toMatchObject({
+      code: expect.stringMatching(/^(SQLITE_CONSTRAINT_FOREIGNKEY|23503)$/),
+    });
+  } finally {
+    await handle.close();
+    await env.cleanup();
+  }
+});

@@ -1,0 +1,100 @@
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, sql, SqliteDialect, type Transaction } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config';
+import { migrationProvider } from './migrations';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+/** What repositories accept: the database or an open transaction. */
+export type DbExecutor = Kysely<Database> | Transaction<Database>;
+export type Dialect = DatabaseConfig['kind'];
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+interface ErrorLogger {
+  error(obj: object, msg: string): void;
+}
+
+const INT8_OID = 20;
+
+function openSqlite(file: string): Db {
+  const database = new SqliteDatabase(file);
+  // Durable by default (DESIGN §5): WAL + synchronous=FULL survives power loss; FKs are off by default.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+}
+
+function openPostgres(url: string, poolMax: number, log: ErrorLogger): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolMax,
+    // Timestamps and counters are bigint; epoch ms and counts fit a JS number exactly.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID
+          ? (v: string) => Number(v)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client's error (e.g. the server restarted) is emitted on the pool: without a listener it
+  // would crash the process. The pool drops that client and the next query reconnects.
+  pool.on('error', (err) => log.error({ err }, 'PostgreSQL pool error'));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+export function openDatabase(
+  config: DatabaseConfig,
+  log: ErrorLogger = console as unknown as ErrorLogger,
+): DatabaseHandle {
+  const db = config.kind === 'sqlite' ? openSqlite(config.file) : openPostgres(config.url, config.poolMax, log);
+  let closed = false;
+  return {
+    db,
+    dialect: config.kind,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}
+
+export async function migrateToLatest({ db, dialect }: DatabaseHandle): Promise<string[]> {
+  // Kysely looks its bookkeeping tables up by name across ALL schemas; on a server shared with other
+  // schemas (other apps, parallel test runs) it must be pinned to ours.
+  const schema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Opens the configured database and brings its schema up to date (closing it again on failure). */
+export async function openMigratedDatabase(config: DatabaseConfig, log?: ErrorLogger): Promise<DatabaseHandle> {
+  const handle = openDatabase(config, log);
+  try {
+    await migrateToLatest(handle);
+    return handle;
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+/** A unique-constraint violation, in either dialect's words. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,124 @@
+import { sql, type Kysely } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
+
+// One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
+// double precision) and constraints. Never edit a released migration; add a new one.
+const m0001_core: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('domains')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull().unique())
+      .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addCheckConstraint('domains_name_lower', sql`name = lower(name)`)
+      .execute();
+
+    await db.schema
+      .createTable('users')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('username', 'text', (c) => c.notNull())
+      .addColumn('email', 'text', (c) => c.notNull().unique())
+      .addColumn('first_name', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('last_name', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('password_hash', 'text', (c) => c.notNull())
+      .addColumn('role', 'text', (c) => c.notNull())
+      .addColumn('domain_id', 'text', (c) => c.references('domains.id'))
+      .addColumn('is_external', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('is_active', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('mfa_enabled', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('mfa_secret', 'text')
+      .addColumn('date_joined', 'bigint', (c) => c.notNull())
+      .addCheckConstraint('users_email_lower', sql`email = lower(email)`)
+      .addCheckConstraint('users_role', sql`role in ('admin', 'domain_admin', 'user')`)
+      .execute();
+    await db.schema.createIndex('users_domain').on('users').column('domain_id').execute();
+
+    await db.schema
+      .createTable('sessions')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('family_id', 'text', (c) => c.notNull())
+      .addColumn('refresh_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .addColumn('rotated_at', 'bigint')
+      .addColumn('replaced_by', 'text')
+      .addColumn('grace_pair', 'text')
+      .addColumn('revoked_at', 'bigint')
+      .execute();
+    await db.schema.createIndex('sessions_family').on('sessions').column('family_id').execute();
+    await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+    await db.schema.createIndex('sessions_expires').on('sessions').column('expires_at').execute();
+
+    await db.schema
+      .createTable('quarantine_messages')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('uuid', 'text', (c) => c.unique())
+      .addColumn('received_at', 'bigint', (c) => c.notNull())
+      .addColumn('sender', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text')
+      .addColumn('score', 'double precision')
+      .addColumn('action', 'text', (c) => c.notNull())
+      .addColumn('size', 'bigint', (c) => c.notNull())
+      .addColumn('message_id', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('qm_date').on('quarantine_messages').columns(['received_at desc', 'id desc']).execute();
+
+    await db.schema
+      .createTable('quarantine_recipients')
+      .addColumn('message_id', 'text', (c) => c.notNull().references('quarantine_messages.id').onDelete('cascade'))
+      .addColumn('recipient', 'text', (c) => c.notNull())
+      .addColumn('domain', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('received_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('quarantine_recipients_pk', ['message_id', 'recipient'])
+      .addCheckConstraint('qr_status', sql`status in ('pending', 'releasing', 'released', 'release_failed', 'deleted')`)
+      .execute();
+    // DESIGN §5: "my quarantine" and per-domain lists, keyset on (received_at, id).
+    await db.schema
+      .createIndex('qr_recipient_date')
+      .on('quarantine_recipients')
+      .columns(['recipient', 'received_at desc', 'message_id desc'])
+      .execute();
+    await db.schema
+      .createIndex('qr_domain_date')
+      .on('quarantine_recipients')
+      .columns(['domain', 'received_at desc', 'message_id desc'])
+      .execute();
+
+    await db.schema
+      .createTable('quarantine_counts')
+      .addColumn('scope', 'text', (c) => c.notNull())
+      .addColumn('scope_id', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('n', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addPrimaryKeyConstraint('quarantine_counts_pk', ['scope', 'scope_id', 'status'])
+      .execute();
+  },
+
+  async down(db: Kysely<unknown>) {
+    for (const table of [
+      'quarantine_counts',
+      'quarantine_recipients',
+      'quarantine_messages',
+      'sessions',
+      'users',
+      'domains',
+    ]) {
+      await db.schema.dropTable(table).execute();
+    }
+  },
+};
+
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_core': m0001_core,
+};
+
+/** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};

@@ -1,0 +1,53 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { HttpError } from './http-error';
+
+const BAD_REQUEST = 'bad_request';
+const RATE_LIMITED = 'rate_limited';
+
+// Fastify's own 4xx errors → our machine codes.
+export const FASTIFY_CODES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_EMPTY_JSON_BODY: BAD_REQUEST,
+  FST_ERR_CTP_INVALID_JSON_BODY: BAD_REQUEST,
+};
+/** Every code this handler can produce by itself (checked against @qc/contracts ERROR_CODES). */
+export const HANDLER_CODES = [
+  ...Object.values(FASTIFY_CODES),
+  BAD_REQUEST,
+  RATE_LIMITED,
+  'validation_error',
+  'internal_error',
+];
+
+function validationErrors(error: FastifyError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const v of error.validation ?? []) {
+    const field =
+      v.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'non_field_errors';
+    errors[field] ??= v.message ?? 'Invalid value';
+  }
+  return errors;
+}
+
+/** Every error leaves as DESIGN §4's `{detail, code, errors?}`. */
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) {
+    if (error.headers) reply.headers(error.headers);
+    if (error.statusCode >= 500) request.log.error({ err: error }, error.detail);
+    return reply.status(error.statusCode).send(error.toBody());
+  }
+  if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
+    return reply
+      .status(400)
+      .send({ detail: 'The request is not valid.', code: 'validation_error', errors: validationErrors(error) });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const code = FASTIFY_CODES[error.code] ?? (status === 429 ? RATE_LIMITED : BAD_REQUEST);
+    return reply.status(status).send({ detail: error.message, code });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.status(500).send({ detail: 'Internal server error.', code: 'internal_error' });
+}

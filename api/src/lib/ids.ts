@@ -1,0 +1,20 @@
+import { randomBytes } from 'node:crypto';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * Opaque, URL-safe, time-ordered id (ULID layout: 10 chars of ms time + 16 random chars, 80 bits).
+ * Time order keeps B-tree inserts local; the random part makes ids unguessable.
+ */
+export function newId(now: number = Date.now()): string {
+  let time = '';
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = randomBytes(16);
+  let rand = '';
+  for (const b of bytes) rand += CROCKFORD[b & 31];
+  return time + rand;
+}

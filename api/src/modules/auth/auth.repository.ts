@@ -1,0 +1,110 @@
+import type { Role } from '@qc/contracts';
+import type { DbExecutor } from '../../db/database';
+import type { SessionsTable } from '../../db/schema';
+
+export type SessionRow = SessionsTable;
+
+/** The session of an access token with its user and domain, as needed on every request. */
+export interface SessionContextRow {
+  session_id: string;
+  family_id: string;
+  revoked_at: number | null;
+  user_id: string;
+  username: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: Role;
+  is_external: number;
+  is_active: number;
+  mfa_enabled: number;
+  date_joined: number;
+  domain_id: string | null;
+  domain_name: string | null;
+}
+
+export async function insertSession(db: DbExecutor, row: SessionRow): Promise<void> {
+  await db.insertInto('sessions').values(row).execute();
+}
+
+/** Refresh lookup joined with the user's active flag: one unique-index probe. */
+export async function findSessionByRefreshHash(
+  db: DbExecutor,
+  refreshHash: string,
+): Promise<(SessionRow & { user_active: number }) | undefined> {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('sessions')
+    .select('users.is_active as user_active')
+    .where('sessions.refresh_hash', '=', refreshHash)
+    .executeTakeFirst();
+}
+
+/** Primary-key lookup run for every authenticated request, so revocation applies at once. */
+export async function findSessionContext(db: DbExecutor, sessionId: string): Promise<SessionContextRow | undefined> {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('domains', 'domains.id', 'users.domain_id')
+    .select([
+      'sessions.id as session_id',
+      'sessions.family_id',
+      'sessions.revoked_at',
+      'users.id as user_id',
+      'users.username',
+      'users.email',
+      'users.first_name',
+      'users.last_name',
+      'users.role',
+      'users.is_external',
+      'users.is_active',
+      'users.mfa_enabled',
+      'users.date_joined',
+      'users.domain_id',
+      'domains.name as domain_name',
+    ])
+    .where('sessions.id', '=', sessionId)
+    .executeTakeFirst();
+}
+
+/**
+ * Marks a session as replaced, only if nobody did so first: of two concurrent refreshes with the
+ * same token exactly one wins (the other then takes the grace path). Returns whether this call won.
+ */
+export async function markRotated(
+  db: DbExecutor,
+  sessionId: string,
+  replacedBy: string,
+  rotatedAt: number,
+  gracePair: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ replaced_by: replacedBy, rotated_at: rotatedAt, grace_pair: gracePair })
+    .where('id', '=', sessionId)
+    .where('replaced_by', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Revokes every token of one sign-in (and forgets the stored grace pairs). */
+export async function revokeFamily(db: DbExecutor, familyId: string, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now, grace_pair: null })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Revokes every session of a user (password, role or MFA change, deactivation). */
+export async function revokeUserSessions(db: DbExecutor, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now, grace_pair: null })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

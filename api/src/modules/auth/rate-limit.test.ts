@@ -1,0 +1,54 @@
+import { createTestApp, PASSWORD, type TestApp } from '../../test/helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({
+    QC_LOGIN_RATE_ACCOUNT_MAX: '3',
+    QC_LOGIN_RATE_IP_MAX: '5',
+    QC_LOGIN_RATE_WINDOW: '600',
+    QC_TRUSTED_PROXIES: '10.0.0.1',
+  });
+  await t.createUser({ email: 'victim@example.com' });
+});
+afterAll(() => t.close());
+
+const login = (email: string, password: string, remoteAddress: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'POST', url: '/api/auth/login/', payload: { email, password }, remoteAddress, headers });
+
+test('per account: failed attempts count; then 429 even with the right password, from any IP', async () => {
+  for (let i = 0; i < 3; i++) {
+    expect((await login('victim@example.com', 'guess', `192.0.2.${i + 1}`)).statusCode).toBe(401);
+  }
+  const blocked = await login('Victim@Example.com', PASSWORD, '192.0.2.50');
+  expect(blocked.statusCode).toBe(429);
+  expect(blocked.json()).toEqual({ detail: expect.any(String), code: 'rate_limited' });
+  const retryAfter = Number(blocked.headers['retry-after']);
+  expect(retryAfter).toBeGreaterThan(500);
+  expect(retryAfter).toBeLessThanOrEqual(600);
+});
+
+test('per IP: many accounts from one address → 429; another address is unaffected', async () => {
+  const ip = '198.51.100.7';
+  for (let i = 0; i < 5; i++) expect((await login(`spray${i}@example.com`, 'guess', ip)).statusCode).toBe(401);
+  const blocked = await login('spray9@example.com', 'guess', ip);
+  expect(blocked.statusCode).toBe(429);
+  expect(blocked.headers['retry-after']).toBeDefined();
+  expect((await login('spray9@example.com', 'guess', '198.51.100.8')).statusCode).toBe(401);
+});
+
+test('X-Forwarded-For counts only from a trusted proxy', async () => {
+  // Through the trusted proxy, each client address has its own budget…
+  for (let i = 0; i < 6; i++) {
+    const res = await login(`proxied${i}@example.com`, 'guess', '10.0.0.1', { 'x-forwarded-for': `203.0.113.${i}` });
+    expect(res.statusCode).toBe(401);
+  }
+  // …while a forged header from anyone else is ignored: the peer address is limited.
+  const statuses = [];
+  for (let i = 0; i < 6; i++) {
+    const res = await login(`forged${i}@example.com`, 'guess', '192.0.2.200', {
+      'x-forwarded-for': `203.0.113.${100 + i}`,
+    });
+    statuses.push(res.statusCode);
+  }
+  expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+});

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { deriveKey } from '../../lib/keys';
+import { unauthorized } from '../../lib/http-error';
+
+export const JWT_ISSUER = 'quarantine-console';
+export const JWT_AUDIENCE = 'quarantine-console-api';
+// Pinned: a token whose header names another algorithm ("none", RS256 with the key as a public key…)
+// is refused before its signature is even looked at.
+const ALGORITHM = 'HS256';
+
+export type TokenType = 'access' | 'partial';
+
+export interface TokenClaims {
+  typ: TokenType;
+  sub: string;
+  /** Session row that issued an access token; partial tokens have none. */
+  sid?: string;
+  iat: number;
+  exp: number;
+}
+
+export interface TokenService {
+  signAccess(userId: string, sessionId: string): Promise<string>;
+  signPartial(userId: string): Promise<string>;
+  /** Verifies signature, algorithm, iss, aud, iat, exp and the expected `typ`; 401 otherwise. */
+  verify(token: string, typ: TokenType): Promise<TokenClaims>;
+}
+
+export function jwtKey(secret: string): Uint8Array {
+  return deriveKey(secret, 'jwt-hs256');
+}
+
+export function createTokenService(secret: string, ttl: { access: number; partial: number }): TokenService {
+  const key = jwtKey(secret);
+  const sign = (claims: Record<string, unknown>, userId: string, seconds: number) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setIssuer(JWT_ISSUER)
+      .setAudience(JWT_AUDIENCE)
+      .setSubject(userId)
+      .setIssuedAt()
+      .setExpirationTime(`${seconds}s`)
+      .sign(key);
+
+  return {
+    signAccess: (userId, sessionId) => sign({ typ: 'access', sid: sessionId }, userId, ttl.access),
+    // jti makes each challenge distinct (the next issue remembers used ones).
+    signPartial: (userId) => sign({ typ: 'partial', jti: randomBytes(16).toString('base64url') }, userId, ttl.partial),
+
+    async verify(token, typ) {
+      let payload;
+      try {
+        ({ payload } = await jwtVerify(token, key, {
+          algorithms: [ALGORITHM],
+          issuer: JWT_ISSUER,
+          audience: JWT_AUDIENCE,
+          requiredClaims: typ === 'access' ? ['sub', 'iat', 'exp', 'typ', 'sid'] : ['sub', 'iat', 'exp', 'typ'],
+        }));
+      } catch (err) {
+        if (err instanceof errors.JWTExpired) throw unauthorized('token_expired', 'The token has expired.');
+        throw unauthorized('token_invalid', 'The token is not valid.');
+      }
+      // A partial (second-factor) token must never pass as an access token, nor the reverse.
+      if (payload.typ !== typ) throw unauthorized('token_invalid', 'The token is not valid.');
+      if (typ === 'access' && typeof payload.sid !== 'string')
+        throw unauthorized('token_invalid', 'The token is not valid.');
+      return payload as unknown as TokenClaims;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { Role } from '@qc/contracts';
+import type { DbExecutor } from '../../db/database';
+import type { UsersTable } from '../../db/schema';
+
+export type UserRow = UsersTable;
+
+export async function findUserByEmail(db: DbExecutor, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function findUserById(db: DbExecutor, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function hasAnyUser(db: DbExecutor): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertUser(db: DbExecutor, row: UserRow): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function updatePasswordHash(db: DbExecutor, userId: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+}
+
+export async function updateRole(db: DbExecutor, userId: string, role: Role, domainId: string | null): Promise<void> {
+  await db.updateTable('users').set({ role, domain_id: domainId }).where('id', '=', userId).execute();
+}
+
+export async function clearMfa(db: DbExecutor, userId: string): Promise<void> {
+  await db.updateTable('users').set({ mfa_enabled: 0, mfa_secret: null }).where('id', '=', userId).execute();
+}
+
+export async function setUserActive(db: DbExecutor, userId: string, active: boolean): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ is_active: active ? 1 : 0 })
+    .where('id', '=', userId)
+    .execute();
+}

@@ -1,0 +1,33 @@
+/**
+ * DESIGN §7: no inline script anywhere; antd's CSS-in-JS needs inline styles. Remotes on another
+ * origin (absolute URLs in /remotes.json) may load scripts and be fetched.
+ */
+export function consoleCsp(remoteOrigins: readonly string[]): string {
+  const remotes = remoteOrigins.map((o) => ` ${o}`).join('');
+  return [
+    "default-src 'self'",
+    `script-src 'self'${remotes}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    `connect-src 'self'${remotes}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Swagger UI's own page: its scripts are files, but it styles inline and shows data: images. */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const DOCS_PREFIX = '/api/docs';

@@ -1,0 +1,25 @@
+/**
+ * Every `code` an API error can carry (ApiError.code). `detail` is English for logs and tools;
+ * the client shows its own translated text chosen by this code.
+ */
+export const ERROR_CODES = [
+  'validation_error', // 400, with `errors` per field
+  'bad_request', // 400, malformed request (e.g. not JSON)
+  'not_authenticated', // 401, no or malformed Authorization header
+  'invalid_credentials', // 401, sign-in refused (unknown e-mail or wrong password: indistinguishable)
+  'account_inactive', // 401, right password but the account is disabled
+  'token_invalid', // 401, bad signature/claims/type, or unknown refresh token
+  'token_expired', // 401
+  'token_reused', // 401, a replaced refresh token used after the grace period: the sign-in was ended
+  'session_revoked', // 401, signed out, or password/role/MFA changed
+  'forbidden', // 403, role too low
+  'not_found', // 404, missing or not yours
+  'email_taken', // 409
+  'payload_too_large', // 413
+  'unsupported_media_type', // 415
+  'rate_limited', // 429, with a Retry-After header
+  'internal_error', // 500
+  'database_unavailable', // 503, /api/health/
+  'remotes_unavailable', // 503, /remotes.json cannot be read
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
