@@ -11,7 +11,22 @@ const swc = [
   },
 ];
 // ESM-only packages jest must transform (pnpm paths have an optional ".pnpm/<pkg>@<ver>/node_modules/" part).
-const esmOnly = ['ky', '@ant-design/colors', 'jose', 'kysely', 'content-disposition', 'cookie'];
+const esmOnly = [
+  'ky',
+  '@ant-design/colors',
+  'jose',
+  'kysely',
+  'content-disposition',
+  'cookie',
+  '@noble/hashes',
+  '@scure/base',
+  'file-type',
+  'strtok3',
+  'token-types',
+  'uint8array-extras',
+  '@tokenizer/inflate',
+  '@borewit/text-codec',
+];
 const transformIgnorePatterns = [`/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?(${esmOnly.join('|')})[@/])`];
 
 module.exports = {

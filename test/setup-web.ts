@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 
 // antd asks for matchMedia (responsive observers) and measures with getComputedStyle(el, pseudo),
 // which jsdom does not implement.
@@ -17,3 +18,6 @@ Object.defineProperty(window, 'matchMedia', {
 });
 const computed = window.getComputedStyle.bind(window);
 window.getComputedStyle = (el: Element) => computed(el);
+
+// antd renders slowly on a loaded 2-core CI machine: give findBy*/waitFor more than the 1 s default.
+configure({ asyncUtilTimeout: 5000 });

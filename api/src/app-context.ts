@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Db, Dialect } from './db/database';
+import type { Mailer } from './lib/mailer';
 import type { PasswordHasher } from './lib/passwords';
 import type { TokenService } from './modules/auth/tokens';
 
@@ -10,4 +11,5 @@ export interface AppContext {
   dialect: Dialect;
   passwords: PasswordHasher;
   tokens: TokenService;
+  mailer: Mailer;
 }

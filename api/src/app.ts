@@ -13,11 +13,17 @@ import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { openMigratedDatabase, type DatabaseHandle } from './db/database';
 import { errorHandler } from './lib/error-handler';
+import { createMailer, type Mailer } from './lib/mailer';
 import { createPasswordHasher } from './lib/passwords';
+import { createReauthLimiter } from './modules/auth/attempt-limiter';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createTokenService } from './modules/auth/tokens';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { mfaRoutes } from './modules/mfa/mfa.routes';
+import { preferencesRoutes } from './modules/preferences/preferences.routes';
+import { profileRoutes } from './modules/profile/profile.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { consoleCsp, DOCS_CSP, DOCS_PREFIX } from './modules/web/csp';
 import { createRemotesSource } from './modules/web/remotes.service';
@@ -27,6 +33,8 @@ import { webRoutes } from './modules/web/web.routes';
 export interface BuildOptions {
   /** An open, migrated database; the app closes it on close. When absent: opened from config and migrated. */
   database?: DatabaseHandle;
+  /** Where the console's own e-mails go. Default: QC_SMTP_URL, or the log when it is unset. */
+  mailer?: Mailer;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -47,6 +55,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     dialect: database.dialect,
     passwords: createPasswordHasher(config.argon2),
     tokens: createTokenService(config.secretKey, { access: config.accessTtl, partial: config.partialTtl }),
+    mailer: options.mailer ?? createMailer(config, app.log),
   };
   const remotes = createRemotesSource(config, app.log);
 
@@ -61,6 +70,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(rateLimit, { global: false });
+  // One budget per user for every password or code check of a signed-in user, whatever the route.
+  const reauth = createReauthLimiter(app, config.reauthMax, config.loginRate.windowSeconds);
 
   await app.register(swagger, {
     openapi: {
@@ -75,6 +86,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(authRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
+  await app.register(mfaRoutes, { ctx, reauth });
+  await app.register(profileRoutes, { ctx, reauth });
+  await app.register(preferencesRoutes, { ctx });
+  await app.register(feedbackRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });
   await app.register(healthRoutes, { ctx });
   await app.register(webRoutes, { ctx, remotes });

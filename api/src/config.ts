@@ -28,6 +28,13 @@ export interface Config {
   refreshGrace: number;
   partialTtl: number;
   loginRate: { accountMax: number; ipMax: number; windowSeconds: number };
+  /** Second-factor checks (window: loginRate.windowSeconds); maxFailures wrong codes burn a partial token. */
+  mfaRate: { accountMax: number; ipMax: number; maxFailures: number };
+  /** Password checks of a signed-in user (password change, MFA changes) per user and window. */
+  reauthMax: number;
+  emailChangeTtl: number;
+  feedbackRate: { max: number; windowSeconds: number };
+  mailFrom: string;
   retentionDays: number;
   admin: { email: string | null; password: string | null };
   ingestToken: string | null;
@@ -85,10 +92,17 @@ const EnvSchema = z.object({
   QC_ACCESS_TTL: int(300, 5, 3600),
   QC_REFRESH_TTL: int(14 * 24 * 3600, 60, 365 * 24 * 3600),
   QC_REFRESH_GRACE: int(30, 0, 300),
-  QC_PARTIAL_TTL: int(300, 5, 1800),
+  QC_PARTIAL_TTL: int(300, 1, 1800),
   QC_LOGIN_RATE_ACCOUNT_MAX: int(10, 1, 100_000),
   QC_LOGIN_RATE_IP_MAX: int(100, 1, 100_000),
   QC_LOGIN_RATE_WINDOW: int(900, 1, 24 * 3600),
+  QC_MFA_RATE_ACCOUNT_MAX: int(10, 1, 100_000),
+  QC_MFA_RATE_IP_MAX: int(100, 1, 100_000),
+  QC_MFA_MAX_FAILURES: int(5, 1, 100),
+  QC_REAUTH_RATE_MAX: int(10, 1, 100_000),
+  QC_EMAIL_CHANGE_TTL: int(24 * 3600, 60, 30 * 24 * 3600),
+  QC_FEEDBACK_RATE_MAX: int(10, 1, 100_000),
+  QC_FEEDBACK_RATE_WINDOW: int(3600, 1, 24 * 3600),
   QC_RETENTION_DAYS: int(30, 1, 3650),
   QC_ADMIN_EMAIL: z.email().optional(),
   QC_ADMIN_PASSWORD: z.string().min(LIMITS.passwordMin).optional(),
@@ -97,6 +111,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
+  QC_MAIL_FROM: z.email().optional(),
   QC_PUBLIC_URL: z
     .string()
     .regex(/^https?:\/\/[^/]+/, 'must be an http(s):// URL')
@@ -171,10 +186,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       ipMax: e.QC_LOGIN_RATE_IP_MAX,
       windowSeconds: e.QC_LOGIN_RATE_WINDOW,
     },
+    mfaRate: {
+      accountMax: e.QC_MFA_RATE_ACCOUNT_MAX,
+      ipMax: e.QC_MFA_RATE_IP_MAX,
+      maxFailures: e.QC_MFA_MAX_FAILURES,
+    },
+    reauthMax: e.QC_REAUTH_RATE_MAX,
+    emailChangeTtl: e.QC_EMAIL_CHANGE_TTL,
+    feedbackRate: { max: e.QC_FEEDBACK_RATE_MAX, windowSeconds: e.QC_FEEDBACK_RATE_WINDOW },
     retentionDays: e.QC_RETENTION_DAYS,
     admin: { email: e.QC_ADMIN_EMAIL?.toLowerCase() ?? null, password: e.QC_ADMIN_PASSWORD ?? null },
     ingestToken: e.QC_INGEST_TOKEN ?? null,
     smtpUrl: e.QC_SMTP_URL ?? null,
+    mailFrom: e.QC_MAIL_FROM ?? 'quarantine-console@localhost',
     // Links in e-mails use this, never the request's Host header.
     publicUrl: (e.QC_PUBLIC_URL ?? `http://${e.QC_HOST}:${e.QC_PORT}`).replace(/\/+$/, ''),
     logLevel: e.QC_LOG_LEVEL,

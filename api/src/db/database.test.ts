@@ -3,7 +3,20 @@ import { sql } from 'kysely';
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from './database';
 
-const TABLES = ['domains', 'quarantine_counts', 'quarantine_messages', 'quarantine_recipients', 'sessions', 'users'];
+const TABLES = [
+  'domains',
+  'email_changes',
+  'feedback',
+  'feedback_images',
+  'mfa_backup_codes',
+  'mfa_partial_tokens',
+  'quarantine_counts',
+  'quarantine_messages',
+  'quarantine_recipients',
+  'sessions',
+  'user_preferences',
+  'users',
+];
 
 test('migrations create every table, run once, and ignore other schemas on the same server', async () => {
   const a = await createTestEnv();
@@ -11,10 +24,10 @@ test('migrations create every table, run once, and ignore other schemas on the s
   const dbA = openDatabase(loadConfig(a.env, a.tmpDir).database);
   const dbB = openDatabase(loadConfig(b.env, b.tmpDir).database);
   try {
-    expect(await migrateToLatest(dbA)).toEqual(['0001_core']);
+    expect(await migrateToLatest(dbA)).toEqual(['0001_core', '0002_account']);
     expect(await migrateToLatest(dbA)).toEqual([]); // already applied
     // B shares the PostgreSQL server (and database) with A when tests run on PostgreSQL.
-    expect(await migrateToLatest(dbB)).toEqual(['0001_core']);
+    expect(await migrateToLatest(dbB)).toEqual(['0001_core', '0002_account']);
     for (const db of [dbA, dbB]) {
       const tables = (await db.db.introspection.getTables()).map((t) => t.name);
       for (const name of TABLES) expect(tables).toContain(name);

@@ -114,8 +114,109 @@ const m0001_core: Migration = {
   },
 };
 
+// Issue 3: second factor, profile (e-mail change), preferences, feedback.
+const m0002_account: Migration = {
+  async up(db: Kysely<unknown>) {
+    // mfa_secret holds the enabled TOTP secret, encrypted (AES-256-GCM); the pending one waits for
+    // its first code. mfa_last_step: the last accepted TOTP time step (a code is accepted once).
+    await db.schema.alterTable('users').addColumn('mfa_pending_secret', 'text').execute();
+    await db.schema.alterTable('users').addColumn('mfa_last_step', 'bigint').execute();
+    // Usernames are unique case-insensitively (checked by the service: existing rows may repeat one).
+    await db.schema
+      .createIndex('users_username_lower')
+      .on('users')
+      .expression(sql`lower(username)`)
+      .execute();
+
+    await db.schema
+      .createTable('mfa_backup_codes')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('code_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('used_at', 'bigint')
+      .execute();
+    await db.schema.createIndex('mfa_backup_codes_user').on('mfa_backup_codes').column('user_id').execute();
+
+    // Partial (second-factor) tokens seen so far: wrong codes counted, used/burned ones refused.
+    await db.schema
+      .createTable('mfa_partial_tokens')
+      .addColumn('jti', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('used_at', 'bigint')
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('mfa_partial_tokens_expires').on('mfa_partial_tokens').column('expires_at').execute();
+
+    await db.schema
+      .createTable('email_changes')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('new_email', 'text', (c) => c.notNull())
+      .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .addColumn('used_at', 'bigint')
+      .addCheckConstraint('email_changes_email_lower', sql`new_email = lower(new_email)`)
+      .execute();
+    await db.schema.createIndex('email_changes_user').on('email_changes').column('user_id').execute();
+
+    await db.schema
+      .createTable('user_preferences')
+      .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+      .addColumn('theme_mode', 'text', (c) => c.notNull())
+      .addColumn('default_page_size', 'integer', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addCheckConstraint('user_preferences_theme', sql`theme_mode in ('light', 'dark', 'system')`)
+      .execute();
+
+    await db.schema
+      .createTable('feedback')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('message', 'text', (c) => c.notNull())
+      .addColumn('email', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addCheckConstraint('feedback_type', sql`type in ('bug', 'suggestion', 'question', 'other')`)
+      .execute();
+    await db.schema.createIndex('feedback_date').on('feedback').columns(['created_at desc', 'id desc']).execute();
+
+    // Image bytes live in the database (replicas share them). "bytea" is PostgreSQL's binary type;
+    // SQLite accepts the name and stores the Buffer as a BLOB unchanged.
+    await db.schema
+      .createTable('feedback_images')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('feedback_id', 'text', (c) => c.notNull().references('feedback.id').onDelete('cascade'))
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addColumn('mime', 'text', (c) => c.notNull())
+      .addColumn('size', 'bigint', (c) => c.notNull())
+      .addColumn('data', 'bytea', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('feedback_images_feedback').on('feedback_images').column('feedback_id').execute();
+  },
+
+  async down(db: Kysely<unknown>) {
+    for (const table of [
+      'feedback_images',
+      'feedback',
+      'user_preferences',
+      'email_changes',
+      'mfa_partial_tokens',
+      'mfa_backup_codes',
+    ]) {
+      await db.schema.dropTable(table).execute();
+    }
+    await db.schema.dropIndex('users_username_lower').execute();
+    await db.schema.alterTable('users').dropColumn('mfa_last_step').execute();
+    await db.schema.alterTable('users').dropColumn('mfa_pending_secret').execute();
+  },
+};
+
 const MIGRATIONS: Record<string, Migration> = {
   '0001_core': m0001_core,
+  '0002_account': m0002_account,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

@@ -16,8 +16,13 @@ export interface UsersTable {
   is_external: number;
   is_active: number;
   mfa_enabled: number;
+  /** Enabled TOTP secret, encrypted (lib/secret-box). */
   mfa_secret: string | null;
   date_joined: number;
+  /** Secret between setup and the first code, encrypted. */
+  mfa_pending_secret: string | null;
+  /** Last accepted TOTP time step: a step at or below it is refused (replay). */
+  mfa_last_step: number | null;
 }
 
 export interface DomainsTable {
@@ -79,6 +84,62 @@ export interface QuarantineCountsTable {
   n: number;
 }
 
+/** Stored as HMAC-SHA256 (key derived from QC_SECRET_KEY); single use. */
+export interface MfaBackupCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
+}
+
+/** One row per partial token presented to verify-totp (by its jti). */
+export interface MfaPartialTokensTable {
+  jti: string;
+  user_id: string;
+  failures: number;
+  /** Set when it yielded a session, or when it was burned by too many wrong codes. */
+  used_at: number | null;
+  expires_at: number;
+}
+
+export interface EmailChangesTable {
+  id: string;
+  user_id: string;
+  new_email: string;
+  /** HMAC-SHA256 of the token sent by e-mail. */
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface UserPreferencesTable {
+  user_id: string;
+  theme_mode: 'light' | 'dark' | 'system';
+  default_page_size: number;
+  updated_at: number;
+}
+
+export interface FeedbackTable {
+  id: string;
+  user_id: string | null;
+  type: 'bug' | 'suggestion' | 'question' | 'other';
+  message: string;
+  email: string | null;
+  created_at: number;
+}
+
+export interface FeedbackImagesTable {
+  id: string;
+  feedback_id: string;
+  position: number;
+  /** Detected from the bytes, never taken from the upload's declared type. */
+  mime: string;
+  size: number;
+  data: Buffer;
+}
+
 export interface Database {
   users: UsersTable;
   domains: DomainsTable;
@@ -86,4 +147,10 @@ export interface Database {
   quarantine_messages: QuarantineMessagesTable;
   quarantine_recipients: QuarantineRecipientsTable;
   quarantine_counts: QuarantineCountsTable;
+  mfa_backup_codes: MfaBackupCodesTable;
+  mfa_partial_tokens: MfaPartialTokensTable;
+  email_changes: EmailChangesTable;
+  user_preferences: UserPreferencesTable;
+  feedback: FeedbackTable;
+  feedback_images: FeedbackImagesTable;
 }

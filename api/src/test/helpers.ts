@@ -3,10 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { generate } from 'otplib';
 import pg from 'pg';
 import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import { openMigratedDatabase, type DatabaseHandle, type Db } from '../db/database';
+import type { MailMessage } from '../lib/mailer';
 import { createPasswordHasher, type PasswordHasher } from '../lib/passwords';
 import { createUser, type NewUserInput } from '../modules/users/users.service';
 import type { UserRow } from '../modules/users/users.repository';
@@ -75,6 +77,8 @@ export interface TestApp {
   tmpDir: string;
   /** The QC_* variables this app was configured from (for the CLI or a second app on the same DB). */
   env: Record<string, string>;
+  /** Every e-mail the app sent (the test app's mailer records them instead of sending). */
+  mails: MailMessage[];
   createUser(input: Partial<NewUserInput> & { email: string }): Promise<UserRow>;
   login(email: string, password?: string): Promise<{ access: string; refresh: string }>;
   close(): Promise<void>;
@@ -87,7 +91,8 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
   const testEnv = await createTestEnv(overrides);
   const config = loadConfig(testEnv.env, testEnv.tmpDir);
   const database = await openMigratedDatabase(config.database);
-  const app = await buildApp(config, { database });
+  const mails: MailMessage[] = [];
+  const app = await buildApp(config, { database, mailer: { send: async (m) => void mails.push(m) } });
   await app.ready();
   const passwords = createPasswordHasher(config.argon2);
   return {
@@ -98,6 +103,7 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     passwords,
     tmpDir: testEnv.tmpDir,
     env: testEnv.env,
+    mails,
     createUser: (input) => createUser({ db: database.db, passwords }, { password: PASSWORD, role: 'user', ...input }),
     async login(email, password = PASSWORD) {
       const res = await app.inject({ method: 'POST', url: '/api/auth/login/', payload: { email, password } });
@@ -122,4 +128,63 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 export function json<T = Record<string, unknown>>(res: LightMyRequestResponse): T {
   return res.json() as T;
+}
+
+/** TOTP code of `secret` for the 30-second step `step` (as authenticator apps compute it). */
+export async function totpAt(secret: string, step: number): Promise<string> {
+  return generate({ secret, epoch: step * 30 });
+}
+
+export const currentStep = () => Math.floor(Date.now() / 30_000);
+
+/**
+ * Waits, when fewer than `margin` seconds are left in the current 30-second step, for the next
+ * one: a test computing codes for "now ± n steps" then runs inside a single step.
+ */
+export async function freshStep(margin = 6): Promise<number> {
+  const left = 30_000 - (Date.now() % 30_000);
+  if (left < margin * 1000) await new Promise((r) => setTimeout(r, left + 50));
+  return currentStep();
+}
+
+export interface MfaUser {
+  id: string;
+  email: string;
+  secret: string;
+  backupCodes: string[];
+  /** The session that enabled MFA (still valid). */
+  access: string;
+  refresh: string;
+  /** The step of the code that enabled MFA. */
+  enabledStep: number;
+}
+
+/** A new user with MFA enabled through the API, using the code of step `enableStep` (default: now - 1). */
+export async function createMfaUser(t: TestApp, email: string, enableStep?: number): Promise<MfaUser> {
+  const user = await t.createUser({ email });
+  const session = await t.login(email);
+  const setup = await t.app.inject({
+    method: 'POST',
+    url: '/api/users/me/mfa/setup/',
+    headers: bearer(session.access),
+  });
+  if (setup.statusCode !== 200) throw new Error(`setup failed: ${setup.statusCode} ${setup.body}`);
+  const { secret } = setup.json();
+  const step = enableStep ?? currentStep() - 1;
+  const enable = await t.app.inject({
+    method: 'POST',
+    url: '/api/users/me/mfa/enable/',
+    headers: bearer(session.access),
+    payload: { totp_code: await totpAt(secret, step) },
+  });
+  if (enable.statusCode !== 200) throw new Error(`enable failed: ${enable.statusCode} ${enable.body}`);
+  return { id: user.id, email, secret, backupCodes: enable.json().backup_codes, ...session, enabledStep: step };
+}
+
+/** POST /api/auth/login/ that must answer with a second-factor challenge: its partial token. */
+export async function partialLogin(t: TestApp, email: string, password = PASSWORD): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/auth/login/', payload: { email, password } });
+  const body = res.json();
+  if (res.statusCode !== 200 || body.requires_2fa !== true) throw new Error(`no challenge: ${res.body}`);
+  return body.partial_token;
 }

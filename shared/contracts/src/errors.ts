@@ -14,11 +14,21 @@ export const ERROR_CODES = [
   'session_revoked', // 401, signed out, or password/role/MFA changed
   'forbidden', // 403, role too low
   'not_found', // 404, missing or not yours
+  'invalid_password', // 400, the account password given to confirm a change is wrong (errors.password or errors.current_password)
+  'invalid_code', // 400 on MFA enable (errors.totp_code); 401 on /api/auth/verify-totp/: wrong, replayed or used code
+  'mfa_not_pending', // 400, enable without a setup first
+  'mfa_already_enabled', // 409, setup or enable while MFA is on
+  'mfa_not_enabled', // 409, disable or new backup codes while MFA is off
+  'email_change_invalid', // 400, unknown, used or someone else's e-mail confirmation token
+  'email_change_expired', // 400, the e-mail confirmation link has expired
   'email_taken', // 409
+  'username_taken', // 409
   'payload_too_large', // 413
+  'file_too_large', // 413, a feedback image over 5 MB
   'unsupported_media_type', // 415
   'rate_limited', // 429, with a Retry-After header
   'internal_error', // 500
+  'email_send_failed', // 502, the confirmation e-mail could not be handed to the SMTP relay
   'database_unavailable', // 503, /api/health/
   'remotes_unavailable', // 503, /remotes.json cannot be read
 ] as const;

@@ -8,3 +8,7 @@ export * from './auth';
 export * from './users';
 export * from './dashboard';
 export * from './remotes';
+export * from './mfa';
+export * from './profile';
+export * from './preferences';
+export * from './feedback';

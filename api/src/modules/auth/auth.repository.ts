@@ -108,3 +108,14 @@ export async function revokeUserSessions(db: DbExecutor, userId: string, now: nu
     .where('revoked_at', 'is', null)
     .execute();
 }
+
+/** Revokes every session of a user except one sign-in (the caller's): password, e-mail and MFA changes. */
+export async function revokeOtherSessions(db: DbExecutor, userId: string, keepFamilyId: string, now: number) {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now, grace_pair: null })
+    .where('user_id', '=', userId)
+    .where('family_id', '!=', keepFamilyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -16,6 +16,8 @@ export interface TokenClaims {
   sub: string;
   /** Session row that issued an access token; partial tokens have none. */
   sid?: string;
+  /** Partial tokens: their id, so each is used once (mfa_partial_tokens). */
+  jti?: string;
   iat: number;
   exp: number;
 }
@@ -45,7 +47,7 @@ export function createTokenService(secret: string, ttl: { access: number; partia
 
   return {
     signAccess: (userId, sessionId) => sign({ typ: 'access', sid: sessionId }, userId, ttl.access),
-    // jti makes each challenge distinct (the next issue remembers used ones).
+    // jti makes each challenge distinct: verify-totp records it, so a partial token is used once.
     signPartial: (userId) => sign({ typ: 'partial', jti: randomBytes(16).toString('base64url') }, userId, ttl.partial),
 
     async verify(token, typ) {
@@ -55,7 +57,7 @@ export function createTokenService(secret: string, ttl: { access: number; partia
           algorithms: [ALGORITHM],
           issuer: JWT_ISSUER,
           audience: JWT_AUDIENCE,
-          requiredClaims: typ === 'access' ? ['sub', 'iat', 'exp', 'typ', 'sid'] : ['sub', 'iat', 'exp', 'typ'],
+          requiredClaims: typ === 'access' ? ['sub', 'iat', 'exp', 'typ', 'sid'] : ['sub', 'iat', 'exp', 'typ', 'jti'],
         }));
       } catch (err) {
         if (err instanceof errors.JWTExpired) throw unauthorized('token_expired', 'The token has expired.');
@@ -64,6 +66,8 @@ export function createTokenService(secret: string, ttl: { access: number; partia
       // A partial (second-factor) token must never pass as an access token, nor the reverse.
       if (payload.typ !== typ) throw unauthorized('token_invalid', 'The token is not valid.');
       if (typ === 'access' && typeof payload.sid !== 'string')
+        throw unauthorized('token_invalid', 'The token is not valid.');
+      if (typ === 'partial' && (typeof payload.jti !== 'string' || typeof payload.sub !== 'string'))
         throw unauthorized('token_invalid', 'The token is not valid.');
       return payload as unknown as TokenClaims;
     },

@@ -85,6 +85,8 @@ export async function createUser(deps: UserDeps, raw: NewUserInput): Promise<Use
     is_active: 1,
     mfa_enabled: 0,
     mfa_secret: null,
+    mfa_pending_secret: null,
+    mfa_last_step: null,
     date_joined: now,
   };
   try {
@@ -129,8 +131,10 @@ export async function setRole(deps: UserDeps, email: string, rawRole: string, do
 
 export async function resetMfa(deps: UserDeps, email: string): Promise<UserRow> {
   const user = await requireUser(deps.db, email);
-  await clearMfa(deps.db, user.id);
-  await revokeUserSessions(deps.db, user.id, Date.now());
+  await deps.db.transaction().execute(async (trx) => {
+    await clearMfa(trx, user.id);
+    await revokeUserSessions(trx, user.id, Date.now());
+  });
   return user;
 }
 
@@ -164,6 +168,20 @@ export async function ensureFirstAdmin(
     );
   }
   return { email };
+}
+
+/** The account password again, before a security change: a wrong one is 400 (never 401: no sign-out). */
+export async function checkPassword(
+  passwords: PasswordHasher,
+  user: UserRow,
+  password: string,
+  field: string,
+): Promise<void> {
+  if (!(await passwords.verify(user.password_hash, password))) {
+    throw new HttpError(400, 'invalid_password', 'The password is not correct.', {
+      [field]: 'The password is not correct.',
+    });
+  }
 }
 
 export function toCurrentUser(row: SessionContextRow): CurrentUser {

@@ -1,0 +1,62 @@
+import type { DbExecutor } from '../../db/database';
+import type { FeedbackImagesTable, FeedbackTable } from '../../db/schema';
+
+export type FeedbackRow = FeedbackTable;
+export type FeedbackImageRow = FeedbackImagesTable;
+
+export async function insertFeedback(db: DbExecutor, row: FeedbackRow, images: FeedbackImageRow[]): Promise<void> {
+  await db.insertInto('feedback').values(row).execute();
+  if (images.length) await db.insertInto('feedback_images').values(images).execute();
+}
+
+export interface FeedbackListRow extends FeedbackRow {
+  user_email: string | null;
+  user_username: string | null;
+}
+
+/** Newest first; keyset on (created_at, id) strictly after the cursor position. */
+export async function listFeedback(
+  db: DbExecutor,
+  after: { createdAt: number; id: string } | null,
+  limit: number,
+): Promise<FeedbackListRow[]> {
+  let query = db
+    .selectFrom('feedback')
+    .leftJoin('users', 'users.id', 'feedback.user_id')
+    .selectAll('feedback')
+    .select(['users.email as user_email', 'users.username as user_username']);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('feedback.created_at', '<', after.createdAt),
+        eb.and([eb('feedback.created_at', '=', after.createdAt), eb('feedback.id', '<', after.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('feedback.created_at', 'desc').orderBy('feedback.id', 'desc').limit(limit).execute();
+}
+
+/** Image metadata (never the bytes) of these feedback rows, in upload order. */
+export async function listImageMeta(db: DbExecutor, feedbackIds: string[]): Promise<Omit<FeedbackImageRow, 'data'>[]> {
+  if (!feedbackIds.length) return [];
+  return db
+    .selectFrom('feedback_images')
+    .select(['id', 'feedback_id', 'position', 'mime', 'size'])
+    .where('feedback_id', 'in', feedbackIds)
+    .orderBy('feedback_id')
+    .orderBy('position')
+    .execute();
+}
+
+export async function findImage(
+  db: DbExecutor,
+  feedbackId: string,
+  imageId: string,
+): Promise<Pick<FeedbackImageRow, 'mime' | 'data' | 'position'> | undefined> {
+  return db
+    .selectFrom('feedback_images')
+    .select(['mime', 'data', 'position'])
+    .where('id', '=', imageId)
+    .where('feedback_id', '=', feedbackId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,126 @@
+import multipart from '@fastify/multipart';
+import {
+  ApiError,
+  FEEDBACK_IMAGE_FIELDS,
+  FEEDBACK_MESSAGES,
+  FeedbackCreated,
+  FeedbackFields,
+  FeedbackList,
+  FeedbackListQuery,
+} from '@qc/contracts';
+import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context';
+import { HttpError } from '../../lib/http-error';
+import { createAttemptCounter, throwIfLimited } from '../auth/attempt-limiter';
+import { currentAuth, requireAuthHook, requireRoleHook } from '../auth/authenticate';
+import {
+  createFeedback,
+  FEEDBACK_MULTIPART_LIMITS,
+  feedbackImage,
+  feedbackPage,
+  readFeedbackForm,
+} from './feedback.service';
+
+/** The form as documented in OpenAPI; the handler reads and checks the parts itself. */
+const FeedbackForm = FeedbackFields.extend(
+  Object.fromEntries(FEEDBACK_IMAGE_FIELDS.map((name) => [name, z.file().optional()])),
+);
+
+export const feedbackRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Encapsulated: these limits apply to this plugin's routes only.
+  await app.register(multipart, { limits: FEEDBACK_MULTIPART_LIMITS, throwFileSizeLimit: true });
+  const perUser = createAttemptCounter(app, ctx.config.feedbackRate.max, ctx.config.feedbackRate.windowSeconds);
+  const security = [{ bearer: [] }];
+
+  app.post(
+    '/api/feedback/',
+    {
+      // The body schema is documentation: the handler reads and checks the multipart stream itself.
+      validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route)),
+      onRequest: [
+        requireAuthHook(ctx),
+        // Authenticated and counted before the body is read: a flood is refused without parsing uploads.
+        async (request) => {
+          const wait = await perUser(request, `feedback:${currentAuth(request).user.user_id}`);
+          throwIfLimited([wait], 'Too much feedback sent. Try again later.');
+        },
+      ],
+      schema: {
+        tags: ['feedback'],
+        summary: 'Send feedback (multipart form)',
+        description:
+          'multipart/form-data: `type` (bug|suggestion|question|other), `message` (10–5000 characters), ' +
+          '`email` (optional), files `image0`..`image2` (each ≤ 5 MB; PNG, JPEG, GIF or WebP by content). ' +
+          '400 with `errors` per field; a file over 5 MB is 413 `file_too_large`.',
+        consumes: ['multipart/form-data'],
+        body: FeedbackForm,
+        security,
+        response: {
+          201: FeedbackCreated,
+          400: ApiError,
+          401: ApiError,
+          413: ApiError,
+          415: ApiError,
+          429: ApiError,
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw new HttpError(415, 'unsupported_media_type', 'Send the feedback as multipart/form-data.');
+      }
+      const form = await readFeedbackForm(request.parts());
+      await createFeedback(ctx.db, currentAuth(request).user.user_id, form);
+      return reply.code(201).send({ message: FEEDBACK_MESSAGES.thanks });
+    },
+  );
+
+  const adminOnly = [requireAuthHook(ctx), requireRoleHook('admin')];
+
+  app.get(
+    '/api/feedback/',
+    {
+      onRequest: adminOnly,
+      schema: {
+        tags: ['feedback'],
+        summary: 'Feedback received, newest first (admin)',
+        security,
+        querystring: FeedbackListQuery,
+        response: { 200: FeedbackList, 400: ApiError, 401: ApiError, 403: ApiError },
+      },
+    },
+    async (request) => feedbackPage(ctx.db, request.query.cursor, request.query.page_size),
+  );
+
+  app.get(
+    '/api/feedback/:id/images/:imageId/',
+    {
+      onRequest: adminOnly,
+      schema: {
+        tags: ['feedback'],
+        summary: 'One feedback image, as a download (admin)',
+        description: 'Served with its sniffed type, as an attachment, never as active content.',
+        security,
+        params: z.object({ id: z.string().max(64), imageId: z.string().max(64) }),
+        response: {
+          // Sent as a Buffer: Fastify does not serialize it.
+          200: z.unknown().describe('The image bytes: image/png, image/jpeg, image/gif or image/webp'),
+          401: ApiError,
+          403: ApiError,
+          404: ApiError,
+        },
+      },
+    },
+    async (request, reply) => {
+      const image = await feedbackImage(ctx.db, request.params.id, request.params.imageId);
+      return reply
+        .header('content-type', image.mime)
+        .header('content-disposition', `attachment; filename="${image.filename}"`)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'")
+        .header('cache-control', 'private, no-store')
+        .send(image.data);
+    },
+  );
+};

@@ -1,0 +1,73 @@
+import { ApiError, EmailConfirmRequest, PasswordChangeRequest, ProfileResponse, ProfileUpdate } from '@qc/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context';
+import type { ReauthLimiter } from '../auth/attempt-limiter';
+import { currentAuth, requireAuthHook } from '../auth/authenticate';
+import { changePassword, confirmEmail, updateProfile } from './profile.service';
+
+export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthLimiter }> = async (
+  app,
+  { ctx, reauth },
+) => {
+  // Authentication first (onRequest): an anonymous caller gets 401 whatever its body.
+  const authed = { onRequest: requireAuthHook(ctx) };
+  const security = [{ bearer: [] }];
+
+  app.patch(
+    '/api/users/me/',
+    {
+      ...authed,
+      schema: {
+        tags: ['users'],
+        summary: 'Update the signed-in user’s profile',
+        description:
+          'Username (1–150 letters, digits, @ . + - _; unique), e-mail, first and last name. A new e-mail ' +
+          'takes effect only when the link sent to it is confirmed (`pending_email` until then). External ' +
+          'users can change only their first and last name.',
+        security,
+        body: ProfileUpdate,
+        response: { 200: ProfileResponse, 400: ApiError, 401: ApiError, 409: ApiError, 502: ApiError },
+      },
+    },
+    async (request) => updateProfile(ctx, currentAuth(request), request.body),
+  );
+
+  app.post(
+    '/api/users/me/email/confirm/',
+    {
+      ...authed,
+      schema: {
+        tags: ['users'],
+        summary: 'Confirm a new e-mail address with the token from the link sent to it',
+        description: 'Single use, expires (QC_EMAIL_CHANGE_TTL). Ends the user’s other sessions.',
+        security,
+        body: EmailConfirmRequest,
+        response: { 200: ProfileResponse, 400: ApiError, 401: ApiError, 409: ApiError },
+      },
+    },
+    async (request) => confirmEmail(ctx, currentAuth(request), request.body.token),
+  );
+
+  app.post(
+    '/api/users/me/password/',
+    {
+      ...authed,
+      schema: {
+        tags: ['users'],
+        summary: 'Change the signed-in user’s password',
+        description:
+          'A wrong current password is 400 with errors.current_password (never 401). Ends the user’s other sessions.',
+        security,
+        body: PasswordChangeRequest,
+        response: { 204: z.null().describe('Changed'), 400: ApiError, 401: ApiError, 429: ApiError },
+      },
+    },
+    async (request, reply) => {
+      const auth = currentAuth(request);
+      await reauth(request, auth.user.user_id);
+      await changePassword(ctx, auth, request.body);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import {
+  EMAIL_CONFIRM_PATH,
+  EXTERNAL_USER_MESSAGE,
+  type PasswordChangeRequest,
+  type ProfileResponse,
+  type ProfileUpdate,
+} from '@qc/contracts';
+import type { AppContext } from '../../app-context';
+import { isUniqueViolation } from '../../db/database';
+import { HttpError, unauthorized } from '../../lib/http-error';
+import { newId } from '../../lib/ids';
+import { createKeyedHash } from '../../lib/secret-box';
+import { findSessionContext, revokeOtherSessions } from '../auth/auth.repository';
+import type { AuthContext } from '../auth/auth.service';
+import {
+  findUserByEmail,
+  findUserById,
+  findUserByUsername,
+  updatePasswordHash,
+  updateProfileFields,
+  type UserRow,
+} from '../users/users.repository';
+import { checkPassword, toCurrentUser } from '../users/users.service';
+import {
+  claimEmailChange,
+  deleteEmailChange,
+  dropPendingEmailChanges,
+  findEmailChangeByHash,
+  findPendingEmail,
+  replaceEmailChange,
+} from './profile.repository';
+
+type ProfileDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens' | 'mailer'>;
+
+const emailTaken = () =>
+  new HttpError(409, 'email_taken', 'A user with this e-mail already exists.', {
+    email: 'This e-mail is already in use.',
+  });
+const usernameTaken = () =>
+  new HttpError(409, 'username_taken', 'This username is already taken.', {
+    username: 'This username is already taken.',
+  });
+const invalidLink = () =>
+  new HttpError(400, 'email_change_invalid', 'This confirmation link is not valid or was already used.', {
+    token: 'This confirmation link is not valid or was already used.',
+  });
+
+/**
+ * The e-mailed token is 256 random bits; the database keeps only its HMAC (key derived from
+ * QC_SECRET_KEY), so neither a dump nor a guess yields a usable link. Expiry and single use are the
+ * row's (`expires_at`, `used_at`).
+ */
+const tokenHash = (deps: ProfileDeps) => createKeyedHash(deps.config.secretKey, 'email-change');
+
+async function profileOf(deps: ProfileDeps, auth: AuthContext): Promise<ProfileResponse> {
+  const row = await findSessionContext(deps.db, auth.sessionId);
+  if (!row) throw unauthorized('session_revoked', 'The session has ended.');
+  return { ...toCurrentUser(row), pending_email: await findPendingEmail(deps.db, row.user_id, Date.now()) };
+}
+
+async function requireUser(deps: ProfileDeps, auth: AuthContext): Promise<UserRow> {
+  const user = await findUserById(deps.db, auth.user.user_id);
+  if (!user) throw unauthorized('session_revoked', 'The session has ended.');
+  return user;
+}
+
+async function sendConfirmation(deps: ProfileDeps, user: UserRow, newEmail: string): Promise<void> {
+  const now = Date.now();
+  const token = randomBytes(32).toString('base64url');
+  const id = newId(now);
+  await replaceEmailChange(deps.db, {
+    id,
+    user_id: user.id,
+    new_email: newEmail,
+    token_hash: tokenHash(deps)(token),
+    created_at: now,
+    expires_at: now + deps.config.emailChangeTtl * 1000,
+    used_at: null,
+  });
+  // Built from QC_PUBLIC_URL, never from the request's Host header (which a client chooses).
+  const link = `${deps.config.publicUrl}${EMAIL_CONFIRM_PATH}?token=${token}`;
+  const hours = Math.round(deps.config.emailChangeTtl / 360) / 10;
+  try {
+    await deps.mailer.send({
+      to: newEmail,
+      subject: 'Quarantine Console: confirm your new e-mail address',
+      text:
+        `Someone asked to use this address for the Quarantine Console account of ${user.username}.\n\n` +
+        `To confirm, open this link while signed in:\n${link}\n\n` +
+        `The link expires in ${hours} hours and works once. If you did not ask for this, ignore this e-mail.\n`,
+    });
+  } catch (err) {
+    await deleteEmailChange(deps.db, id);
+    throw new HttpError(502, 'email_send_failed', `The confirmation e-mail could not be sent: ${String(err)}`);
+  }
+}
+
+/**
+ * PATCH /api/users/me/. Names and username apply at once; a new e-mail only once the link sent to
+ * it is confirmed. External users may change only their first and last name (other fields sent
+ * unchanged are accepted, so a client can send the whole form).
+ */
+export async function updateProfile(
+  deps: ProfileDeps,
+  auth: AuthContext,
+  input: ProfileUpdate,
+): Promise<ProfileResponse> {
+  const user = await requireUser(deps, auth);
+  const username = input.username !== undefined && input.username !== user.username ? input.username : undefined;
+  const rawEmail = input.email?.toLowerCase();
+  const email = rawEmail !== undefined && rawEmail !== user.email ? rawEmail : undefined;
+
+  if (user.is_external === 1 && (username !== undefined || email !== undefined)) {
+    const errors: Record<string, string> = {};
+    if (username !== undefined) errors.username = EXTERNAL_USER_MESSAGE;
+    if (email !== undefined) errors.email = EXTERNAL_USER_MESSAGE;
+    throw new HttpError(400, 'validation_error', EXTERNAL_USER_MESSAGE, errors);
+  }
+  if (username !== undefined) {
+    const other = await findUserByUsername(deps.db, username);
+    if (other && other.id !== user.id) throw usernameTaken();
+  }
+  if (email !== undefined) {
+    const other = await findUserByEmail(deps.db, email);
+    if (other && other.id !== user.id) throw emailTaken();
+    await sendConfirmation(deps, user, email);
+  }
+  await updateProfileFields(deps.db, user.id, {
+    ...(username !== undefined && { username }),
+    ...(input.first_name !== undefined && { first_name: input.first_name }),
+    ...(input.last_name !== undefined && { last_name: input.last_name }),
+  });
+  return profileOf(deps, auth);
+}
+
+/**
+ * POST /api/users/me/email/confirm/: applies the pending change of the signed-in user. Mail
+ * ownership follows the address, so the user's other sessions end.
+ */
+export async function confirmEmail(deps: ProfileDeps, auth: AuthContext, token: string): Promise<ProfileResponse> {
+  const now = Date.now();
+  const row = await findEmailChangeByHash(deps.db, tokenHash(deps)(token));
+  if (!row || row.used_at !== null || row.user_id !== auth.user.user_id) throw invalidLink();
+  if (row.expires_at <= now) {
+    throw new HttpError(400, 'email_change_expired', 'This confirmation link has expired.', {
+      token: 'This confirmation link has expired.',
+    });
+  }
+  const other = await findUserByEmail(deps.db, row.new_email);
+  if (other && other.id !== row.user_id) throw emailTaken();
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      if (!(await claimEmailChange(trx, row.id, now))) throw invalidLink();
+      await updateProfileFields(trx, row.user_id, { email: row.new_email });
+      await dropPendingEmailChanges(trx, row.user_id);
+      await revokeOtherSessions(trx, row.user_id, auth.familyId, now);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw emailTaken(); // taken between the check and the update
+    throw err;
+  }
+  return profileOf(deps, auth);
+}
+
+/** POST /api/users/me/password/: a wrong current password is 400 (errors.current_password), never 401. */
+export async function changePassword(
+  deps: ProfileDeps,
+  auth: AuthContext,
+  input: PasswordChangeRequest,
+): Promise<void> {
+  const user = await requireUser(deps, auth);
+  await checkPassword(deps.passwords, user, input.current_password, 'current_password');
+  const hash = await deps.passwords.hash(input.new_password);
+  await deps.db.transaction().execute(async (trx) => {
+    await updatePasswordHash(trx, user.id, hash);
+    await revokeOtherSessions(trx, user.id, auth.familyId, Date.now());
+  });
+}

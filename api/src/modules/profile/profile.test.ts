@@ -1,0 +1,278 @@
+import { EXTERNAL_USER_MESSAGE, ProfileResponse } from '@qc/contracts';
+import { bearer, createTestApp, PASSWORD, type TestApp } from '../../test/helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ QC_PUBLIC_URL: 'https://console.example.org/' });
+});
+afterAll(() => t.close());
+
+const patch = (access: string, payload: object, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'PATCH', url: '/api/users/me/', headers: { ...bearer(access), ...headers }, payload });
+const confirm = (access: string, token: unknown) =>
+  t.app.inject({ method: 'POST', url: '/api/users/me/email/confirm/', headers: bearer(access), payload: { token } });
+const changePassword = (access: string, payload: object) =>
+  t.app.inject({ method: 'POST', url: '/api/users/me/password/', headers: bearer(access), payload });
+const me = (access: string) => t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(access) });
+
+/** The token of the last confirmation link mailed to `to`. */
+function lastLinkTo(to: string): URL {
+  const mail = [...t.mails].reverse().find((m) => m.to === to);
+  if (!mail) throw new Error(`no mail to ${to}`);
+  const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
+  return new URL(link!);
+}
+
+describe('PATCH /api/users/me/', () => {
+  test('names and username change at once; the answer is the user plus pending_email', async () => {
+    const row = await t.createUser({ email: 'pat@example.com', username: 'pat' });
+    const { access } = await t.login('pat@example.com');
+    const res = await patch(access, { username: 'pat.new+1@x_y-z', first_name: ' Pat ', last_name: 'Smith' });
+    expect(res.statusCode).toBe(200);
+    const body = ProfileResponse.strict().parse(res.json());
+    expect(body).toMatchObject({
+      id: row.id,
+      username: 'pat.new+1@x_y-z',
+      first_name: 'Pat',
+      last_name: 'Smith',
+      email: 'pat@example.com',
+      pending_email: null,
+    });
+    expect((await me(access)).json()).toMatchObject({ username: 'pat.new+1@x_y-z', first_name: 'Pat' });
+    // An empty body changes nothing.
+    expect((await patch(access, {})).json()).toMatchObject({ username: 'pat.new+1@x_y-z', last_name: 'Smith' });
+  });
+
+  test('validation: 400 with errors per field', async () => {
+    await t.createUser({ email: 'val@example.com' });
+    const { access } = await t.login('val@example.com');
+    const cases: [object, string][] = [
+      [{ username: '' }, 'username'],
+      [{ username: 'has space' }, 'username'],
+      [{ username: 'semi;colon' }, 'username'],
+      [{ username: 'x'.repeat(151) }, 'username'],
+      [{ email: 'not-an-email' }, 'email'],
+      [{ email: '' }, 'email'],
+      [{ first_name: 'x'.repeat(151) }, 'first_name'],
+      [{ last_name: 42 }, 'last_name'],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await patch(access, payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'validation_error', errors: { [field]: expect.any(String) } });
+    }
+    expect((await patch(access, { email: 'bad' })).json().errors.email).toBe('Invalid email format');
+    expect((await patch(access, { username: 'x'.repeat(150) })).statusCode).toBe(200);
+  });
+
+  test('username unique (case-insensitive): 409 errors.username', async () => {
+    await t.createUser({ email: 'taken1@example.com', username: 'TakenName' });
+    await t.createUser({ email: 'taken2@example.com', username: 'free' });
+    const { access } = await t.login('taken2@example.com');
+    const res = await patch(access, { username: 'takenname' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'username_taken', errors: { username: expect.any(String) } });
+    // Keeping one's own username (any case) is fine.
+    const { access: own } = await t.login('taken1@example.com');
+    expect((await patch(own, { username: 'TakenName', first_name: 'T' })).statusCode).toBe(200);
+  });
+
+  test('external users: only first and last name', async () => {
+    await t.createUser({ email: 'ext@example.com', username: 'ext', is_external: true });
+    const { access } = await t.login('ext@example.com');
+    const res = await patch(access, { username: 'other', email: 'new-ext@example.com', first_name: 'E' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'validation_error',
+      errors: { username: EXTERNAL_USER_MESSAGE, email: EXTERNAL_USER_MESSAGE },
+    });
+    expect((await me(access)).json()).toMatchObject({ username: 'ext', email: 'ext@example.com', first_name: '' });
+    expect(t.mails.some((m) => m.to === 'new-ext@example.com')).toBe(false);
+    // Names work, and so does sending the unchanged username/e-mail with them (a whole form).
+    const ok = await patch(access, {
+      first_name: 'Ext',
+      last_name: 'Ernal',
+      username: 'ext',
+      email: 'ext@example.com',
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ first_name: 'Ext', last_name: 'Ernal' });
+  });
+
+  test('anonymous → 401', async () => {
+    const res = await t.app.inject({ method: 'PATCH', url: '/api/users/me/', payload: { first_name: 'x' } });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('e-mail change', () => {
+  test('a new e-mail is pending until the mailed link is confirmed; then other sessions end', async () => {
+    const row = await t.createUser({ email: 'mover@example.com' });
+    const mine = await t.login('mover@example.com');
+    const other = await t.login('mover@example.com');
+    const res = await patch(mine.access, { email: 'Moved@Example.com' }, { host: 'evil.example' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ email: 'mover@example.com', pending_email: 'moved@example.com' });
+    expect((await me(mine.access)).json().email).toBe('mover@example.com'); // not in effect yet
+    await expect(t.login('moved@example.com')).rejects.toThrow(/401/);
+
+    const link = lastLinkTo('moved@example.com');
+    // Built from QC_PUBLIC_URL, never from the Host header.
+    expect(link.origin).toBe('https://console.example.org');
+    expect(link.pathname).toBe('/profile/confirm-email');
+    const token = link.searchParams.get('token')!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const stored = JSON.stringify(await t.db.selectFrom('email_changes').selectAll().execute());
+    expect(stored).not.toContain(token);
+
+    const done = await confirm(mine.access, token);
+    expect(done.statusCode).toBe(200);
+    expect(ProfileResponse.strict().parse(done.json())).toMatchObject({
+      id: row.id,
+      email: 'moved@example.com',
+      pending_email: null,
+    });
+    expect((await me(mine.access)).json().email).toBe('moved@example.com');
+    expect((await me(other.access)).statusCode).toBe(401);
+    expect((await t.login('moved@example.com')).access).toEqual(expect.any(String));
+
+    // Single use.
+    const again = await confirm(mine.access, token);
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({ code: 'email_change_invalid', errors: { token: expect.any(String) } });
+  });
+
+  test('an expired link is refused; an unknown token too', async () => {
+    await t.createUser({ email: 'late@example.com' });
+    const { access } = await t.login('late@example.com');
+    await patch(access, { email: 'late-new@example.com' });
+    const token = lastLinkTo('late-new@example.com').searchParams.get('token')!;
+    await t.db
+      .updateTable('email_changes')
+      .set({ expires_at: Date.now() - 1 })
+      .where('new_email', '=', 'late-new@example.com')
+      .execute();
+    const res = await confirm(access, token);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('email_change_expired');
+    expect((await me(access)).json().email).toBe('late@example.com');
+    expect((await patch(access, {})).json().pending_email).toBeNull();
+
+    const unknown = await confirm(access, 'A'.repeat(43));
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().code).toBe('email_change_invalid');
+    expect((await confirm(access, '')).statusCode).toBe(400);
+  });
+
+  test('only the user who asked can confirm; a newer request replaces the older link', async () => {
+    await t.createUser({ email: 'asker@example.com' });
+    await t.createUser({ email: 'thief@example.com' });
+    const asker = await t.login('asker@example.com');
+    const thief = await t.login('thief@example.com');
+    await patch(asker.access, { email: 'first-choice@example.com' });
+    const first = lastLinkTo('first-choice@example.com').searchParams.get('token')!;
+    expect((await confirm(thief.access, first)).statusCode).toBe(400);
+    expect((await me(thief.access)).json().email).toBe('thief@example.com');
+
+    const res = await patch(asker.access, { email: 'second-choice@example.com' });
+    expect(res.json().pending_email).toBe('second-choice@example.com');
+    expect((await confirm(asker.access, first)).json().code).toBe('email_change_invalid');
+    const second = lastLinkTo('second-choice@example.com').searchParams.get('token')!;
+    expect((await confirm(asker.access, second)).json().email).toBe('second-choice@example.com');
+  });
+
+  test('uniqueness: at request time (409) and again at confirmation', async () => {
+    await t.createUser({ email: 'holder@example.com' });
+    await t.createUser({ email: 'wanter@example.com' });
+    const wanter = await t.login('wanter@example.com');
+    const taken = await patch(wanter.access, { email: 'HOLDER@example.com' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ code: 'email_taken', errors: { email: expect.any(String) } });
+
+    await patch(wanter.access, { email: 'contested@example.com' });
+    const token = lastLinkTo('contested@example.com').searchParams.get('token')!;
+    await t.createUser({ email: 'contested@example.com' }); // someone got it meanwhile
+    const res = await confirm(wanter.access, token);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('email_taken');
+    expect((await me(wanter.access)).json().email).toBe('wanter@example.com');
+  });
+
+  test('the same e-mail as now is no change: nothing pending, nothing sent', async () => {
+    await t.createUser({ email: 'same@example.com' });
+    const { access } = await t.login('same@example.com');
+    const sent = t.mails.length;
+    const res = await patch(access, { email: 'SAME@example.com' });
+    expect(res.json().pending_email).toBeNull();
+    expect(t.mails.length).toBe(sent);
+  });
+});
+
+describe('POST /api/users/me/password/', () => {
+  test('wrong current password → 400 errors.current_password (not 401); the session stays', async () => {
+    await t.createUser({ email: 'pw-wrong@example.com' });
+    const { access } = await t.login('pw-wrong@example.com');
+    const res = await changePassword(access, { current_password: 'nope nope', new_password: 'a brand new password' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'invalid_password', errors: { current_password: expect.any(String) } });
+    expect((await me(access)).statusCode).toBe(200);
+    expect((await t.login('pw-wrong@example.com')).access).toBeDefined(); // unchanged
+  });
+
+  test('validation: new password < 8 characters, missing fields', async () => {
+    await t.createUser({ email: 'pw-short@example.com' });
+    const { access } = await t.login('pw-short@example.com');
+    const short = await changePassword(access, { current_password: PASSWORD, new_password: 'short' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json()).toMatchObject({
+      code: 'validation_error',
+      errors: { new_password: 'Password must be at least 8 characters long' },
+    });
+    const missing = await changePassword(access, {});
+    expect(missing.statusCode).toBe(400);
+    expect(Object.keys(missing.json().errors).sort()).toEqual(['current_password', 'new_password']);
+  });
+
+  test('success: 204; the new password works, the old one not; other sessions end, the caller’s stays', async () => {
+    await t.createUser({ email: 'pw-ok@example.com' });
+    const mine = await t.login('pw-ok@example.com');
+    const other = await t.login('pw-ok@example.com');
+    const res = await changePassword(mine.access, { current_password: PASSWORD, new_password: 'a brand new password' });
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+    expect((await me(mine.access)).statusCode).toBe(200);
+    expect((await me(other.access)).statusCode).toBe(401);
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh/',
+      payload: { refresh: mine.refresh },
+    });
+    expect(refreshed.statusCode).toBe(200);
+    await expect(t.login('pw-ok@example.com')).rejects.toThrow(/401/);
+    expect((await t.login('pw-ok@example.com', 'a brand new password')).access).toBeDefined();
+  });
+});
+
+describe('password checks are rate limited per user', () => {
+  let small: TestApp;
+  beforeAll(async () => {
+    small = await createTestApp({ QC_REAUTH_RATE_MAX: '3' });
+  });
+  afterAll(() => small.close());
+
+  test('after QC_REAUTH_RATE_MAX attempts (any route) → 429', async () => {
+    await small.createUser({ email: 'guesser@example.com' });
+    const { access } = await small.login('guesser@example.com');
+    const post = (url: string, payload: object) =>
+      small.app.inject({ method: 'POST', url, headers: bearer(access), payload });
+    expect(
+      (await post('/api/users/me/password/', { current_password: 'x', new_password: 'yyyyyyyy' })).statusCode,
+    ).toBe(400);
+    expect((await post('/api/users/me/mfa/disable/', { password: 'x' })).statusCode).toBe(400);
+    expect((await post('/api/users/me/mfa/backup-codes/', { password: 'x' })).statusCode).toBe(400);
+    const limited = await post('/api/users/me/password/', { current_password: PASSWORD, new_password: 'yyyyyyyy' });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().code).toBe('rate_limited');
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+});

@@ -1,0 +1,102 @@
+// Shared by the benchmarks: use the console at --url (or QC_BENCH_URL), or start the built one
+// (api + host/dist + remotes) on a free loopback port with a throwaway data directory.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
+export const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** --name value / --name=value / --flag from argv. */
+export function arg(name, fallback) {
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === `--${name}`) return argv[i + 1] && !argv[i + 1].startsWith('--') ? argv[i + 1] : true;
+    if (argv[i].startsWith(`--${name}=`)) return argv[i].slice(name.length + 3);
+  }
+  return fallback;
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitFor(url, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Returns { url, stop } for the console to measure. */
+export async function consoleUnderTest() {
+  const given = arg('url') || process.env.QC_BENCH_URL;
+  if (typeof given === 'string') return { url: given.replace(/\/$/, ''), stop: async () => {} };
+  for (const f of ['host/dist/index.html', 'remote-mail/dist/mf-manifest.json']) {
+    if (!existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: build first (npm run build), or pass --url`);
+  }
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'qc-bench-'));
+  const port = await freePort();
+  const child = spawn(path.join(ROOT, 'api/node_modules/.bin/tsx'), ['api/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      QC_HOST: '127.0.0.1',
+      QC_PORT: String(port),
+      QC_DATA_DIR: tmp,
+      QC_ADMIN_EMAIL: 'admin@example.com',
+      QC_ADMIN_PASSWORD: 'bench-admin-password',
+      QC_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((r) => child.once('exit', r));
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+      await gone;
+    }
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(`${url}/api/health/`);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { url, stop };
+}

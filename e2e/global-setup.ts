@@ -1,0 +1,155 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, runCli, startApi, type ApiProcess } from './lib/api-process';
+import { seedMail } from './lib/seed';
+import { ROOT, saveStack, type Stack } from './lib/stack';
+import { startStaticServer, type StaticServer } from './lib/static-server';
+
+/**
+ * Starts ONE api per run on a free loopback port with a fresh data directory, serving the already
+ * built front end; a second loopback origin serves the throwing fixture remote and a moved copy of
+ * remote-mail; seeds the three users and some quarantined mail. Returns the teardown.
+ */
+const ACCESS_TTL = 5; // seconds (the api's minimum): the silent-refresh spec waits past it
+
+function requireBuilt(): void {
+  const needed = ['host/dist/index.html', 'remote-mail/dist/mf-manifest.json', 'remote-mail/dist/remoteEntry.js'];
+  const missing = needed.filter((f) => !existsSync(path.join(ROOT, f)));
+  if (missing.length) {
+    throw new Error(
+      `The e2e suite runs against the built front end, and ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing.\n` +
+        'Build first (from the repository root): npm run build\n' +
+        '  (or: pnpm --filter @qc/host build && pnpm --filter @qc/remote-mail build)',
+    );
+  }
+  if (!existsSync(path.join(ROOT, 'api/src/main.ts'))) throw new Error('api/src/main.ts is missing');
+}
+
+/** Builds e2e/fixtures/remote-throws (a `remote_mail` container whose modules throw on render). */
+function buildThrowingRemote(): string {
+  const dir = path.join(__dirname, 'fixtures', 'remote-throws');
+  // It stands in for remote-mail, so it resolves its shared packages the way remote-mail does.
+  execFileSync(process.execPath, [path.join(dir, 'build.cjs')], {
+    cwd: path.join(ROOT, 'remote-mail'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 180_000,
+  });
+  const dist = path.join(dir, 'dist');
+  if (!existsSync(path.join(dist, 'mf-manifest.json'))) throw new Error('the remote-throws fixture did not build');
+  return dist;
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  requireBuilt();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'qc-e2e-'));
+  const resultsDir = path.join(ROOT, 'test-results');
+  mkdirSync(resultsDir, { recursive: true });
+  const apiLog = path.join(resultsDir, 'e2e-api.log');
+  rmSync(apiLog, { force: true });
+
+  let api: ApiProcess | undefined;
+  let other: StaticServer | undefined;
+  const teardown = async () => {
+    await api?.stop();
+    await other?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  };
+
+  try {
+    const throwsDist = buildThrowingRemote();
+    // "Moved" remote-mail: the same built files, deployed on another origin (no host rebuild).
+    const movedDir = path.join(tmp, 'moved', 'remote-mail');
+    cpSync(path.join(ROOT, 'remote-mail', 'dist'), movedDir, { recursive: true });
+    other = await startStaticServer({ '/throws/': throwsDist, '/moved/remote-mail/': movedDir });
+
+    const dataDir = path.join(tmp, 'data');
+    mkdirSync(dataDir);
+    const remotesFile = path.join(tmp, 'remotes.json');
+    const defaultRemotes = { remote_mail: '/remotes/remote-mail/mf-manifest.json' };
+    writeFileSync(remotesFile, JSON.stringify(defaultRemotes));
+
+    const port = await freePort();
+    const users: Stack['users'] = {
+      admin: { email: 'admin@example.com', password: 'Admin-e2e-pass-1', role: 'admin' },
+      domainAdmin: {
+        email: 'domadmin@example.org',
+        password: 'Domadmin-e2e-pass-1',
+        role: 'domain_admin',
+        domain: 'example.org',
+      },
+      user: { email: 'user@example.org', password: 'User-e2e-pass-1', role: 'user', domain: 'example.org' },
+    };
+    const ingestToken = 'e2e-ingest-token-0123456789abcdef';
+    const env: Record<string, string> = {
+      QC_HOST: '127.0.0.1',
+      QC_PORT: String(port),
+      QC_DATA_DIR: dataDir,
+      QC_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      QC_ADMIN_EMAIL: users.admin.email,
+      QC_ADMIN_PASSWORD: users.admin.password,
+      QC_ACCESS_TTL: String(ACCESS_TTL),
+      QC_REFRESH_GRACE: '30',
+      QC_REMOTES_FILE: remotesFile,
+      // QC_E2E_STATIC_DIR: try the suite against another host build (debugging only).
+      QC_STATIC_DIR: process.env.QC_E2E_STATIC_DIR ?? path.join(ROOT, 'host', 'dist'),
+      QC_INGEST_TOKEN: ingestToken,
+      QC_SMTP_URL: 'smtp://127.0.0.1:9', // nothing listens: no spec releases mail
+      QC_LOG_LEVEL: 'warn',
+      // Generous sign-in limits: every spec signs in, and all of them come from 127.0.0.1.
+      QC_LOGIN_RATE_ACCOUNT_MAX: '1000',
+      QC_LOGIN_RATE_IP_MAX: '1000',
+      QC_LOGIN_RATE_WINDOW: '60',
+      // Cheap password hashing: the suite signs in dozens of times (same variables as production).
+      QC_ARGON2_MEMORY_KIB: '1024',
+      QC_ARGON2_TIME_COST: '1',
+    };
+    api = await startApi(env, apiLog);
+
+    for (const u of [users.domainAdmin, users.user]) {
+      await runCli(
+        [
+          'user:create',
+          '--email',
+          u.email,
+          '--password',
+          u.password,
+          '--role',
+          u.role,
+          ...(u.domain ? ['--domain', u.domain] : []),
+        ],
+        env,
+      );
+    }
+    // A seeding failure (say, ingest not implemented yet) fails the dashboard spec, not the run.
+    let counts: Stack['counts'] = null;
+    let seedVia: string | undefined;
+    let seedError: string | undefined;
+    try {
+      ({ counts, via: seedVia } = await seedMail(api.url, ingestToken, users, env));
+    } catch (e) {
+      seedError = (e as Error).message;
+    }
+
+    const stack: Stack = {
+      baseURL: api.url,
+      otherOrigin: other.origin,
+      remotesFile,
+      defaultRemotes,
+      throwingManifest: `${other.origin}/throws/mf-manifest.json`,
+      movedManifest: `${other.origin}/moved/remote-mail/mf-manifest.json`,
+      accessTtlSeconds: ACCESS_TTL,
+      users,
+      counts,
+      seedVia,
+      seedError,
+      apiLog,
+    };
+    saveStack(path.join(tmp, 'stack.json'), stack);
+    return teardown;
+  } catch (e) {
+    await teardown();
+    throw e;
+  }
+}

@@ -1,0 +1,86 @@
+import { writeFileSync } from 'node:fs';
+import { test as base, expect, type Page } from '@playwright/test';
+import { stack, type SeedUser, type Stack } from './stack';
+
+export { expect };
+
+interface Fixtures {
+  /** Uncaught page errors matching one of these are tolerated (default: none are). */
+  allowPageErrors: RegExp[];
+  stack: Stack;
+  /** Uncaught errors raised in the page so far; the test fails at the end if any is not allowed. */
+  pageErrors: string[];
+}
+
+export const test = base.extend<Fixtures>({
+  baseURL: async ({}, provide) => provide(stack().baseURL),
+  stack: async ({}, provide) => provide(stack()),
+  allowPageErrors: [[], { option: true }],
+  pageErrors: [
+    async ({ page, allowPageErrors }, provide, testInfo) => {
+      const errors: string[] = [];
+      const consoleErrors: string[] = [];
+      page.on('pageerror', (e) => errors.push(`${e.name}: ${e.message}`));
+      page.on('response', (r) => {
+        if (r.status() >= 400) consoleErrors.push(`HTTP ${r.status()} ${r.request().method()} ${r.url()}`);
+      });
+      page.on('console', (m) => {
+        if (m.type() === 'error') consoleErrors.push(`${m.text()} ${m.location().url}`);
+      });
+      await provide(errors);
+      if (consoleErrors.length) await testInfo.attach('console-errors', { body: consoleErrors.join('\n') });
+      const unexpected = errors.filter((e) => !allowPageErrors.some((r) => r.test(e)));
+      expect(unexpected, 'uncaught errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** Signs in through the API and puts the tokens where the console keeps them (spec §3). */
+export async function signInQuick(page: Page, user: SeedUser, path = '/dashboard'): Promise<void> {
+  const res = await page.request.post('/api/auth/login/', { data: { email: user.email, password: user.password } });
+  expect(res.status(), `sign-in of ${user.email}`).toBe(200);
+  const pair = (await res.json()) as { access: string; refresh: string };
+  // Any same-origin document gives access to localStorage; the favicon is the cheapest.
+  await page.goto('/favicon.svg');
+  await page.evaluate(({ access, refresh }) => {
+    localStorage.setItem('accessToken', access);
+    localStorage.setItem('refreshToken', refresh);
+  }, pair);
+  await page.goto(path);
+}
+
+/** The login form (spec §2), by accessible names in French or English. */
+export function loginForm(page: Page) {
+  return {
+    email: page.getByLabel(/^(e-mail|adresse e-mail|email)/i),
+    password: page.getByLabel(/^(mot de passe|password)/i, { exact: false }).first(),
+    submit: page.getByRole('button', { name: /^(se connecter|connexion|sign in|log in)$/i }),
+  };
+}
+
+export async function signInUi(page: Page, user: Pick<SeedUser, 'email' | 'password'>): Promise<void> {
+  const form = loginForm(page);
+  await form.email.fill(user.email);
+  await form.password.fill(user.password);
+  await form.submit.click();
+}
+
+/** A notice of the host's single stack (antd notification, bottom-left; spec §8). */
+export function notice(page: Page, text: string | RegExp) {
+  return page.locator('.ant-notification-bottomLeft').getByTestId('notice').filter({ hasText: text });
+}
+
+/** Rewrites the remotes file and waits until the api serves the new content at /remotes.json. */
+export async function setRemotes(page: Page, remotes: Record<string, string>): Promise<void> {
+  writeFileSync(stack().remotesFile, JSON.stringify(remotes));
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get('/remotes.json', { headers: { 'Cache-Control': 'no-cache' } });
+        return res.ok() ? ((await res.json()) as Record<string, string>) : null;
+      },
+      { message: '/remotes.json follows QC_REMOTES_FILE', timeout: 15_000 },
+    )
+    .toEqual(remotes);
+}

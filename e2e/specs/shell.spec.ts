@@ -1,0 +1,49 @@
+import type { Page } from '@playwright/test';
+import { expect, signInQuick, test } from '../lib/test';
+
+// Spec §2: drawer entries by role, 240 px wide, collapses to 64 px.
+
+const ALL_ROLES = ['Tableau de bord', 'Quarantaine', 'Historique', 'Statistiques', 'Paramètres'];
+const navigation = (page: Page) => page.getByRole('navigation', { name: 'Navigation principale' });
+
+async function entries(page: Page): Promise<string[]> {
+  const nav = navigation(page);
+  await expect(nav.getByText('Tableau de bord')).toBeVisible();
+  return (await nav.getByRole('menuitem').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+}
+
+test('a user sees only the entries of every role', async ({ page, stack }) => {
+  await signInQuick(page, stack.users.user);
+  const items = await entries(page);
+  for (const name of ALL_ROLES) expect(items).toContain(name);
+  for (const name of ['Utilisateurs', 'Domaines', 'Filtres', 'Haraka']) expect(items).not.toContain(name);
+});
+
+test('a domain admin also sees Users, not Domains, Filters or Haraka', async ({ page, stack }) => {
+  await signInQuick(page, stack.users.domainAdmin);
+  const items = await entries(page);
+  for (const name of [...ALL_ROLES, 'Utilisateurs']) expect(items).toContain(name);
+  for (const name of ['Domaines', 'Filtres', 'Haraka']) expect(items).not.toContain(name);
+});
+
+test('an admin sees every entry, and the groups expand', async ({ page, stack }) => {
+  await signInQuick(page, stack.users.admin);
+  const items = await entries(page);
+  for (const name of [...ALL_ROLES, 'Utilisateurs', 'Domaines', 'Filtres', 'Haraka']) expect(items).toContain(name);
+  const nav = navigation(page);
+  await nav.getByRole('menuitem', { name: 'Filtres' }).click();
+  await expect(nav.getByRole('menuitem', { name: 'Règles système' })).toBeVisible();
+  await nav.getByRole('menuitem', { name: 'Haraka' }).click();
+  await expect(nav.getByRole('menuitem', { name: 'Journaux par jour' })).toBeVisible();
+});
+
+test('the drawer is 240 px wide and collapses to 64 px', async ({ page, stack }) => {
+  await signInQuick(page, stack.users.user);
+  const drawer = page.locator('.ant-layout-sider').first();
+  await expect(navigation(page).getByText('Tableau de bord')).toBeVisible();
+  await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(240);
+  await page.getByRole('button', { name: 'Réduire le menu' }).click();
+  await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(64);
+  await page.getByRole('button', { name: 'Déplier le menu' }).click();
+  await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(240);
+});

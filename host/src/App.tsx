@@ -1,0 +1,68 @@
+import { useSession } from '@qc/auth';
+import { ThemeRoot } from '@qc/ui';
+import { useNotices } from '@qc/ui-state';
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
+import { BootScreen } from './app/BootScreen';
+import { leaveLogin, LOGIN_PATH, redirectToLogin, usePathname } from './app/location';
+import { PageBackground } from './app/PageBackground';
+import { usePreferencesSync } from './app/usePreferencesSync';
+import { LoginPage } from './features/login/LoginPage';
+
+// The protected shell (router, layout, react-query) and the notice renderer are lazy chunks, so
+// /login downloads neither (notes "A + C").
+const loadShell = () => import(/* webpackChunkName: "shell" */ './shell/RouterShell');
+const RouterShell = lazy(loadShell);
+const NotificationHost = lazy(
+  () => import(/* webpackChunkName: "notify" */ './features/notifications/NotificationHost'),
+);
+
+function prefetchShell() {
+  void loadShell().catch(() => undefined);
+}
+
+/** The host root: theme, notices, and the login ↔ shell switch (outside any router). */
+export function App() {
+  const isLoading = useSession((s) => s.isLoading);
+  const isAuthenticated = useSession((s) => s.isAuthenticated);
+  const path = usePathname();
+  const hasNotices = useNotices((s) => s.notices.length > 0);
+  const [notifyOn, setNotifyOn] = useState(hasNotices);
+  if (hasNotices && !notifyOn) setNotifyOn(true); // load the renderer on the first notice, keep it
+
+  usePreferencesSync();
+
+  useEffect(() => {
+    void useSession.getState().initialize();
+  }, []);
+
+  // Route guard of the whole protected area (spec §2): unauthenticated → /login (origin remembered);
+  // signed in on /login → the remembered origin or /dashboard.
+  const onLogin = path === LOGIN_PATH;
+  useLayoutEffect(() => {
+    if (isLoading) return;
+    if (!isAuthenticated && !onLogin) redirectToLogin();
+    else if (isAuthenticated && onLogin) leaveLogin();
+  }, [isLoading, isAuthenticated, onLogin]);
+
+  let body;
+  if (isLoading || (isAuthenticated && onLogin) || (!isAuthenticated && !onLogin)) body = <BootScreen />;
+  else if (!isAuthenticated) body = <LoginPage onSubmitStart={prefetchShell} />;
+  else
+    body = (
+      <Suspense fallback={<BootScreen />}>
+        <RouterShell />
+      </Suspense>
+    );
+
+  return (
+    <ThemeRoot>
+      <PageBackground />
+      {notifyOn ? (
+        <Suspense fallback={null}>
+          <NotificationHost />
+        </Suspense>
+      ) : null}
+      {body}
+    </ThemeRoot>
+  );
+}

@@ -1,0 +1,31 @@
+import { DEFAULT_PREFERENCES, usePreferences, useTheme } from '@qc/ui-state';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderWithTheme } from '../../test-utils';
+import { ThemeToggle } from './ThemeToggle';
+
+beforeEach(() => {
+  localStorage.clear();
+  usePreferences.setState({ preferences: { ...DEFAULT_PREFERENCES } });
+});
+
+describe('theme toggle (spec §4)', () => {
+  it('light → dark: saves userPreferences and reloads the page', async () => {
+    useTheme.getState().setMode('light');
+    const reload = jest.fn();
+    renderWithTheme(<ThemeToggle onReload={reload} />);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Activer le thème sombre' }));
+    expect(JSON.parse(localStorage.getItem('userPreferences')!)).toEqual({ themeMode: 'dark', defaultPageSize: 50 });
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('system → light', async () => {
+    useTheme.getState().setMode('system');
+    usePreferences.setState({ preferences: { themeMode: 'system', defaultPageSize: 20 } });
+    const reload = jest.fn();
+    renderWithTheme(<ThemeToggle onReload={reload} />);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Activer le thème clair' }));
+    expect(JSON.parse(localStorage.getItem('userPreferences')!)).toEqual({ themeMode: 'light', defaultPageSize: 20 });
+    expect(reload).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,130 @@
+import { resetSessionForTests, useSession } from '@qc/auth';
+import { useNotices } from '@qc/ui-state';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { jsonResponse, makeJwt, renderWithTheme, USER } from '../../test-utils';
+import { LoginPage } from './LoginPage';
+
+const noticeTitles = () => useNotices.getState().notices.map((n) => `${n.type}:${n.title}`);
+let fetchSpy: jest.SpyInstance;
+
+function answerLogin(login: () => Response) {
+  fetchSpy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const path = new URL(String(input instanceof Request ? input.url : input)).pathname;
+    if (path === '/api/auth/login/') return login();
+    if (path === '/api/users/me/') return jsonResponse(200, USER);
+    if (path === '/api/auth/verify-totp/') return jsonResponse(401, { detail: 'bad code', code: 'invalid_totp' });
+    return jsonResponse(404, { detail: 'nf', code: 'not_found' });
+  });
+}
+
+async function fillAndSubmit(email: string, password: string) {
+  const user = userEvent.setup();
+  if (email) await user.type(screen.getByLabelText('Adresse e-mail'), email);
+  if (password) await user.type(screen.getByLabelText('Mot de passe'), password);
+  await user.click(screen.getByRole('button', { name: 'Se connecter' }));
+  return user;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  resetSessionForTests();
+  useSession.setState({ isLoading: false });
+  useNotices.getState().clear();
+  jest.restoreAllMocks();
+  answerLogin(() => jsonResponse(500));
+});
+
+describe('/login (spec §2, §5, §8)', () => {
+  it('shows the title, description, top-bar controls and the © line with the year', () => {
+    renderWithTheme(<LoginPage year={2031} />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
+    expect(screen.getByText(/Connectez-vous pour consulter/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Activer le thème sombre' })).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Langue' })).toHaveValue('fr');
+    expect(screen.getByText('© 2031 Quarantine Console')).toBeInTheDocument();
+  });
+
+  it('validates: e-mail and password required, e-mail must be valid; nothing is sent', async () => {
+    renderWithTheme(<LoginPage />);
+    await fillAndSubmit('', '');
+    expect(await screen.findByText('Veuillez saisir votre adresse e-mail')).toBeInTheDocument();
+    expect(screen.getByText('Veuillez saisir votre mot de passe')).toBeInTheDocument();
+    await fillAndSubmit('not-an-address', 'pw');
+    expect(await screen.findByText('Adresse e-mail invalide')).toBeInTheDocument();
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('shows and hides the password', async () => {
+    renderWithTheme(<LoginPage />);
+    const user = userEvent.setup();
+    const input = screen.getByLabelText('Mot de passe');
+    expect(input).toHaveAttribute('type', 'password');
+    await user.click(screen.getByRole('button', { name: 'Afficher le mot de passe' }));
+    expect(input).toHaveAttribute('type', 'text');
+    await user.click(screen.getByRole('button', { name: 'Masquer le mot de passe' }));
+    expect(input).toHaveAttribute('type', 'password');
+  });
+
+  it('signs in: stores the tokens, marks the session authenticated and says "Connexion réussie"', async () => {
+    const access = makeJwt(300);
+    answerLogin(() => jsonResponse(200, { access, refresh: 'r1' }));
+    renderWithTheme(<LoginPage />);
+    await fillAndSubmit('  jane@example.com ', 'secret');
+    await waitFor(() => expect(useSession.getState().isAuthenticated).toBe(true));
+    const body = JSON.parse((await (fetchSpy.mock.calls[0]![1] as RequestInit).body) as string) as unknown;
+    expect(body).toEqual({ email: 'jane@example.com', password: 'secret' });
+    expect(localStorage.getItem('accessToken')).toBe(access);
+    expect(noticeTitles()).toEqual(['success:Connexion réussie']);
+  });
+
+  it('a refused sign-in shows the failure notice and keeps the form usable', async () => {
+    answerLogin(() => jsonResponse(401, { detail: 'Invalid credentials', code: 'invalid_credentials' }));
+    renderWithTheme(<LoginPage />);
+    await fillAndSubmit('jane@example.com', 'wrong');
+    await waitFor(() => expect(noticeTitles()).toEqual(['error:Échec de la connexion. Vérifiez vos identifiants.']));
+    expect(useSession.getState().isAuthenticated).toBe(false);
+    expect(screen.getByRole('button', { name: 'Se connecter' })).toBeEnabled();
+  });
+
+  it('a rate-limited sign-in (429) shows its own notice', async () => {
+    answerLogin(() => jsonResponse(429, { detail: 'Too many', code: 'rate_limited' }));
+    renderWithTheme(<LoginPage />);
+    await fillAndSubmit('jane@example.com', 'wrong');
+    await waitFor(() =>
+      expect(noticeTitles()).toEqual(['error:Trop de tentatives de connexion. Réessayez dans quelques minutes.']),
+    );
+  });
+
+  it('"forgot password" only shows an information notice about credentials', async () => {
+    renderWithTheme(<LoginPage />);
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Mot de passe oublié ?' }));
+    expect(useNotices.getState().notices[0]).toMatchObject({ type: 'info', title: 'Mot de passe oublié' });
+    expect(useNotices.getState().notices[0]!.description).toMatch(/administrateur/);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('with a second factor required, replaces the form by the 6-digit code step', async () => {
+    answerLogin(() => jsonResponse(200, { requires_2fa: true, partial_token: 'partial-1' }));
+    renderWithTheme(<LoginPage />);
+    const user = await fillAndSubmit('jane@example.com', 'secret');
+    const code = await screen.findByLabelText('Code de vérification');
+    expect(screen.getByRole('heading', { level: 1, name: 'Vérification en deux étapes' })).toBeInTheDocument();
+    expect(code).toHaveAttribute('inputmode', 'numeric');
+    expect(code).toHaveAttribute('maxlength', '6');
+    await user.type(code, '12a3');
+    expect(code).toHaveValue('123'); // digits only
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(await screen.findByText('Le code doit contenir exactement 6 chiffres')).toBeInTheDocument();
+    await user.type(code, '456');
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    await waitFor(() =>
+      expect(noticeTitles()).toContain('error:Échec de la vérification du code. Veuillez réessayer.'),
+    );
+    const verify = fetchSpy.mock.calls.find(([u]) => String(u).endsWith('/api/auth/verify-totp/'))!;
+    expect(JSON.parse((verify[1] as RequestInit).body as string)).toEqual({
+      partial_token: 'partial-1',
+      totp_code: '123456',
+    });
+  });
+});

@@ -1,0 +1,47 @@
+import notification from 'antd/es/notification';
+import { NOTIFICATION_CONFIG, useNotices } from '@qc/ui-state';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * The ONE notice renderer (lazy chunk, loaded on the first notify()). The @qc/ui-state bus owns the
+ * rules (max 3, 5 s, no duplicates); this mirrors its list into antd notifications, bottom-left.
+ */
+export default function NotificationHost() {
+  const { t } = useTranslation('common');
+  const [api, holder] = notification.useNotification({
+    placement: NOTIFICATION_CONFIG.placement,
+    maxCount: NOTIFICATION_CONFIG.maxCount,
+    stack: false,
+    duration: false,
+  });
+  const notices = useNotices((s) => s.notices);
+  const shown = useRef(new Set<string>());
+  const closeLabel = t('actions.close');
+
+  useEffect(() => {
+    const current = new Set(notices.map((n) => n.key));
+    for (const key of [...shown.current]) {
+      if (!current.has(key)) {
+        shown.current.delete(key);
+        api.destroy(key);
+      }
+    }
+    for (const n of notices) {
+      if (shown.current.has(n.key)) continue;
+      shown.current.add(n.key);
+      api[n.type]({
+        key: n.key,
+        title: n.title,
+        description: n.description,
+        duration: false, // the bus closes it after 5 s
+        closable: { 'aria-label': closeLabel },
+        role: n.type === 'error' || n.type === 'warning' ? 'alert' : 'status',
+        onClose: () => useNotices.getState().dismiss(n.key),
+        props: { 'data-testid': 'notice', 'data-notice-type': n.type } as { 'data-testid': string },
+      });
+    }
+  }, [notices, api, closeLabel]);
+
+  return holder;
+}

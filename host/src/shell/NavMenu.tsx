@@ -1,0 +1,105 @@
+import {
+  ApartmentOutlined,
+  BarChartOutlined,
+  CalendarOutlined,
+  ControlOutlined,
+  DashboardOutlined,
+  FileSearchOutlined,
+  FilterOutlined,
+  GlobalOutlined,
+  HistoryOutlined,
+  InboxOutlined,
+  LineChartOutlined,
+  ProfileOutlined,
+  SafetyOutlined,
+  SettingOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
+import Menu, { type MenuProps } from 'antd/es/menu';
+import { roleSatisfies, useSession } from '@qc/auth';
+import { useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router-dom';
+import { useRemotes } from '../app/remotes';
+import { visibleNavEntries, type NavGroup, type RouteEntry } from './route-table';
+
+const ICONS: Record<string, ReactNode> = {
+  dashboard: <DashboardOutlined />,
+  mail: <InboxOutlined />,
+  history: <HistoryOutlined />,
+  statistics: <BarChartOutlined />,
+  users: <TeamOutlined />,
+  domains: <GlobalOutlined />,
+  rspamd: <FilterOutlined />,
+  apanel_filters: <ControlOutlined />,
+  system_rules: <SafetyOutlined />,
+  haraka_logs: <FileSearchOutlined />,
+  haraka_summary: <LineChartOutlined />,
+  haraka_logs_per_day: <CalendarOutlined />,
+  settings: <SettingOutlined />,
+  profile: <ProfileOutlined />,
+};
+const GROUP_ICONS: Record<NavGroup, ReactNode> = { filters: <FilterOutlined />, haraka: <ApartmentOutlined /> };
+
+/** The entry whose href is the longest prefix of the path. */
+export function selectedEntry(pathname: string, entries: readonly RouteEntry[]): RouteEntry | undefined {
+  let best: RouteEntry | undefined;
+  for (const e of entries) {
+    if ((pathname === e.href || pathname.startsWith(`${e.href}/`)) && (!best || e.href.length > best.href.length))
+      best = e;
+  }
+  return best;
+}
+
+/** Drawer navigation from the ONE route table, filtered by role and by /remotes.json. */
+export function NavMenu({ dark }: { dark: boolean }) {
+  const { t } = useTranslation('host');
+  const role = useSession((s) => s.user?.role);
+  const remotesStatus = useRemotes((s) => s.status);
+  const remotes = useRemotes((s) => s.remotes);
+  const { pathname } = useLocation();
+
+  const entries = useMemo(
+    () => visibleNavEntries({ role, remotesStatus, remotes, roleSatisfies }),
+    [role, remotesStatus, remotes],
+  );
+
+  const items = useMemo<MenuProps['items']>(() => {
+    const item = (e: RouteEntry) => ({
+      key: e.id,
+      icon: ICONS[e.id],
+      label: <Link to={e.href}>{t(`nav.${e.id}`)}</Link>,
+    });
+    const out: NonNullable<MenuProps['items']> = [];
+    const groupsAdded = new Set<NavGroup>();
+    for (const e of entries) {
+      const group = e.nav?.group;
+      if (!group) {
+        out.push(item(e));
+      } else if (!groupsAdded.has(group)) {
+        groupsAdded.add(group);
+        out.push({
+          key: `group:${group}`,
+          icon: GROUP_ICONS[group],
+          label: t(`nav.${group}`),
+          children: entries.filter((x) => x.nav?.group === group).map(item),
+        });
+      }
+    }
+    return out;
+  }, [entries, t]);
+
+  const selected = selectedEntry(pathname, entries);
+  const openGroup = selected?.nav?.group;
+
+  return (
+    <Menu
+      mode="inline"
+      theme={dark ? 'dark' : 'light'}
+      items={items}
+      selectedKeys={selected ? [selected.id] : []}
+      defaultOpenKeys={openGroup ? [`group:${openGroup}`] : []}
+      style={{ borderInlineEnd: 0 }}
+    />
+  );
+}

@@ -1,0 +1,68 @@
+import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import Avatar from 'antd/es/avatar';
+import Button from 'antd/es/button';
+import Dropdown from 'antd/es/dropdown';
+import { useSession } from '@qc/auth';
+import { useQueryClient } from '@tanstack/react-query';
+import { notify } from '@qc/ui-state';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { markSigningOut } from '../app/location';
+
+/** Spec §3: initials of the username in the avatar, 'U' by default. */
+export function initials(username: string | null | undefined): string {
+  const parts = (username ?? '')
+    .trim()
+    .split(/[\s._@-]+/)
+    .filter(Boolean);
+  if (parts.length === 0) return 'U';
+  const letters = parts.length === 1 ? parts[0]!.slice(0, 1) : `${parts[0]!.slice(0, 1)}${parts[1]!.slice(0, 1)}`;
+  return letters.toUpperCase() || 'U';
+}
+
+export function ProfileMenu() {
+  const { t } = useTranslation('host');
+  const user = useSession((s) => s.user);
+  const logout = useSession((s) => s.logout);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  const onLogout = async () => {
+    markSigningOut();
+    await logout();
+    queryClient.clear();
+    notify({ type: 'info', title: t('logout.success') });
+  };
+
+  return (
+    <Dropdown
+      trigger={['click']}
+      placement="bottomRight"
+      menu={{
+        items: [
+          { key: 'profile', icon: <UserOutlined />, label: t('nav.profile') },
+          { type: 'divider' },
+          { key: 'logout', icon: <LogoutOutlined />, label: t('layout.logout'), danger: true },
+        ],
+        onClick: ({ key }) => {
+          if (key === 'profile') navigate('/profile');
+          else if (key === 'logout') void onLogout();
+        },
+      }}
+    >
+      <Button
+        type="text"
+        aria-label={t('layout.profile_menu')}
+        data-testid="profile-menu"
+        style={{ height: 40, paddingInline: 8 }}
+      >
+        <Avatar size="small" style={{ verticalAlign: 'middle' }} data-testid="avatar">
+          {initials(user?.username)}
+        </Avatar>
+        <span style={{ marginInlineStart: 8 }} className="qc-username">
+          {user?.username ?? ''}
+        </span>
+      </Button>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,116 @@
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Layout from 'antd/es/layout';
+import { getCurrentUser } from '@qc/api-client';
+import { useSession } from '@qc/auth';
+import { PageLoading, useThemeToken } from '@qc/ui';
+import { useTheme } from '@qc/ui-state';
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet } from 'react-router-dom';
+import { useRemotes } from '../app/remotes';
+import { LanguageSelect } from '../features/controls/LanguageSelect';
+import { ThemeToggle } from '../features/controls/ThemeToggle';
+import { NavMenu } from './NavMenu';
+import { ProfileMenu } from './ProfileMenu';
+
+/** Spec §9: the drawer is 240 px wide and collapses to 64 px. */
+export const DRAWER_WIDTH = 240;
+export const DRAWER_COLLAPSED_WIDTH = 64;
+
+/** Keeps the signed-in user in react-query (['me']) and mirrors it into the session store. */
+function useCurrentUserQuery() {
+  const user = useSession((s) => s.user);
+  const setUser = useSession((s) => s.setUser);
+  const me = useQuery({
+    queryKey: ['me'],
+    queryFn: getCurrentUser,
+    ...(user ? { initialData: user } : {}),
+    staleTime: 60_000,
+  });
+  useEffect(() => {
+    if (me.data) setUser(me.data);
+  }, [me.data, setUser]);
+}
+
+/** The authenticated wrapper (spec §2): drawer, top bar, profile menu, main content. */
+export function ProtectedLayout() {
+  const { t } = useTranslation('host');
+  const token = useThemeToken();
+  const dark = useTheme((s) => s.resolved === 'dark');
+  const remotesFailed = useRemotes((s) => s.status === 'failed');
+  const [collapsed, setCollapsed] = useState(false);
+  useCurrentUserQuery();
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider
+        width={DRAWER_WIDTH}
+        collapsedWidth={DRAWER_COLLAPSED_WIDTH}
+        collapsible
+        collapsed={collapsed}
+        trigger={null}
+        theme={dark ? 'dark' : 'light'}
+        data-testid="drawer"
+        data-collapsed={collapsed ? 'true' : 'false'}
+        style={{ borderInlineEnd: `1px solid ${token.colorBorderSecondary}` }}
+      >
+        <Link
+          to="/dashboard"
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            height: 64,
+            paddingInline: collapsed ? 0 : 24,
+            justifyContent: collapsed ? 'center' : 'flex-start',
+            fontWeight: 600,
+            fontSize: 16,
+            color: token.colorText,
+            whiteSpace: 'nowrap',
+            overflow: 'hidden',
+          }}
+        >
+          {collapsed ? 'QC' : t('common:app.name')}
+        </Link>
+        <nav aria-label={t('nav.main')}>
+          <NavMenu dark={dark} />
+        </nav>
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: 8,
+            paddingInline: 16,
+            background: token.colorBgContainer,
+            borderBottom: `1px solid ${token.colorBorderSecondary}`,
+          }}
+        >
+          <Button
+            type="text"
+            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            aria-label={collapsed ? t('layout.expand') : t('layout.collapse')}
+            aria-expanded={!collapsed}
+            data-testid="drawer-toggle"
+            onClick={() => setCollapsed((c) => !c)}
+          />
+          <div style={{ flex: 1 }} />
+          <ThemeToggle />
+          <LanguageSelect />
+          <ProfileMenu />
+        </Layout.Header>
+        {remotesFailed ? (
+          <Alert type="warning" banner showIcon title={t('layout.remotes_unavailable')} data-testid="remotes-error" />
+        ) : null}
+        <Layout.Content style={{ margin: 24 }} data-testid="content">
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

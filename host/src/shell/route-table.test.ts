@@ -1,0 +1,65 @@
+import { roleSatisfies } from '@qc/auth';
+import type { Role } from '@qc/contracts';
+import { registerHostNamespace } from '../i18n';
+import { remoteId, ROUTES, visibleNavEntries } from './route-table';
+
+const t = registerHostNamespace().getFixedT('fr', 'host');
+const labels = (
+  role: Role,
+  remotes: Record<string, string> = { remote_mail: 'x' },
+  status: 'ready' | 'failed' | 'loading' = 'ready',
+) => visibleNavEntries({ role, remotes, remotesStatus: status, roleSatisfies }).map((e) => t(`nav.${e.id}`));
+
+describe('the one route table (DESIGN §3)', () => {
+  it('nav entries by role (spec §2)', () => {
+    expect(labels('user')).toEqual(['Tableau de bord', 'Quarantaine', 'Historique', 'Statistiques', 'Paramètres']);
+    expect(labels('domain_admin')).toEqual([
+      'Tableau de bord',
+      'Quarantaine',
+      'Historique',
+      'Statistiques',
+      'Utilisateurs',
+      'Paramètres',
+    ]);
+    expect(labels('admin')).toEqual([
+      'Tableau de bord',
+      'Quarantaine',
+      'Historique',
+      'Statistiques',
+      'Utilisateurs',
+      'Domaines',
+      'Filtres standard',
+      'Filtres du panneau de contrôle',
+      'Règles système',
+      'Journaux',
+      'Résumé statistique',
+      'Journaux par jour',
+      'Paramètres',
+    ]);
+  });
+
+  it('hides the entries of a remote missing from /remotes.json (once it is known)', () => {
+    expect(labels('user', {})).toEqual(['Historique', 'Statistiques', 'Paramètres']);
+    expect(labels('user', {}, 'failed')).not.toContain('Tableau de bord');
+    expect(labels('user', {}, 'loading')).toContain('Tableau de bord');
+  });
+
+  it('route → role (DESIGN §3) and MF ids', () => {
+    const role = (id: string) => ROUTES.find((r) => r.id === id)!.role;
+    expect(['dashboard', 'mail', 'history', 'statistics', 'settings', 'profile'].map(role)).toEqual(
+      Array(6).fill('user'),
+    );
+    expect(role('users')).toBe('domain_admin');
+    for (const id of [
+      'domains',
+      'rspamd',
+      'apanel_filters',
+      'system_rules',
+      'haraka_logs',
+      'haraka_summary',
+      'haraka_logs_per_day',
+    ])
+      expect(role(id)).toBe('admin');
+    expect(remoteId(ROUTES[0]!)).toBe('remote_mail/Dashboard');
+  });
+});

@@ -1,0 +1,71 @@
+import { resetSessionForTests, useSession } from '@qc/auth';
+import type { Role } from '@qc/contracts';
+import { render, screen } from '@testing-library/react';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router-dom';
+import { registerHostNamespace } from '../i18n';
+import { USER } from '../test-utils';
+import { buildRoutes } from './routes';
+
+// The layout and the remote loader are not under test here: the route tree and its guards are.
+jest.mock('./ProtectedLayout', () => ({ ProtectedLayout: () => <Outlet /> }));
+jest.mock('./RemotePage', () => ({
+  RemotePage: ({ entry }: { entry: { id: string } }) => {
+    if (entry.id === 'settings') throw new Error('boom');
+    return <p>page {entry.id}</p>;
+  },
+}));
+
+function visit(path: string, role: Role) {
+  useSession.setState({ user: { ...USER, role }, isAuthenticated: true, isLoading: false });
+  const router = createMemoryRouter(buildRoutes(), { initialEntries: [path] });
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+beforeAll(() => registerHostNamespace());
+beforeEach(() => {
+  resetSessionForTests();
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(() => jest.restoreAllMocks());
+
+describe('route guards (spec §2, DESIGN §3)', () => {
+  it('/ redirects to /dashboard', async () => {
+    const router = visit('/', 'user');
+    expect(await screen.findByText('page dashboard')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it.each([
+    ['/users', 'user'],
+    ['/users/new', 'user'],
+    ['/domains', 'domain_admin'],
+    ['/rspamd/system-rules', 'domain_admin'],
+    ['/haraka/logs', 'user'],
+  ] as const)('%s without the role (%s) redirects to /dashboard', async (path, role) => {
+    const router = visit(path, role);
+    expect(await screen.findByText('page dashboard')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it('lets the role through: domain_admin on /users/42, admin on /rspamd/apanel-filters/edit/3', async () => {
+    visit('/users/42', 'domain_admin');
+    expect(await screen.findByText('page users')).toBeInTheDocument();
+  });
+
+  it('picks the most specific rspamd route', async () => {
+    visit('/rspamd/apanel-filters/edit/3', 'admin');
+    expect(await screen.findByText('page apanel_filters')).toBeInTheDocument();
+  });
+
+  it('any other path shows the not-found page', async () => {
+    const router = visit('/no/such/page', 'user');
+    expect(await screen.findByText('Page introuvable')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/no/such/page');
+  });
+
+  it('an unhandled route error shows "Unexpected Application Error!"', async () => {
+    visit('/settings', 'user');
+    expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,73 @@
+import { initI18n } from '@qc/i18n';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import ExposedDashboard from '../../exposed/Dashboard';
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+/** Another active query of the shell (the current user), as in the host. */
+function MeQuery() {
+  useQuery({ queryKey: ['me'], queryFn: () => fetch('http://localhost/api/users/me/').then((r) => r.json()) });
+  return null;
+}
+
+function renderDashboard() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MeQuery />
+      <ExposedDashboard />
+    </QueryClientProvider>,
+  );
+}
+
+beforeAll(() => initI18n());
+beforeEach(() => {
+  localStorage.clear();
+  jest.restoreAllMocks();
+});
+
+describe('remote_mail/Dashboard', () => {
+  it('shows the three counts from GET /api/dashboard/', async () => {
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, { pending: 12, released: 3, deleted: 0 }));
+    renderDashboard();
+    expect(screen.getByRole('heading', { level: 1, name: 'Tableau de bord' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('dashboard-count-pending')).toHaveTextContent('12'));
+    expect(screen.getByTestId('dashboard-count-released')).toHaveTextContent('3');
+    expect(screen.getByTestId('dashboard-count-deleted')).toHaveTextContent('0');
+    expect(screen.getByText('En attente')).toBeInTheDocument();
+  });
+
+  it('the reload button refetches every active query at once', async () => {
+    const paths: string[] = [];
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = input instanceof Request ? input.url : String(input);
+      paths.push(new URL(url).pathname);
+      return url.includes('/users/me/') ? json(200, { id: 'u1' }) : json(200, { pending: 1, released: 2, deleted: 3 });
+    });
+    renderDashboard();
+    await waitFor(() => expect(screen.getByTestId('dashboard-count-deleted')).toHaveTextContent('3'));
+    paths.length = 0;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Actualiser' }));
+    await waitFor(() => expect(paths.sort()).toEqual(['/api/dashboard/', '/api/users/me/']));
+  });
+
+  it('shows a translated error with Retry', async () => {
+    let n = 0;
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes('/users/me/')) return json(200, { id: 'u1' });
+      return ++n === 1
+        ? json(503, { detail: 'down', code: 'unavailable' })
+        : json(200, { pending: 5, released: 0, deleted: 0 });
+    });
+    renderDashboard();
+    expect(await screen.findByText('Erreur lors du chargement du tableau de bord')).toBeInTheDocument();
+    expect(screen.getByText('Erreur du serveur. Réessayez plus tard.')).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Réessayer' }));
+    await waitFor(() => expect(screen.getByTestId('dashboard-count-pending')).toHaveTextContent('5'));
+  });
+});

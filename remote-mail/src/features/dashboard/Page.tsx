@@ -1,0 +1,83 @@
+import { CheckCircleOutlined, DeleteOutlined, InboxOutlined, ReloadOutlined } from '@ant-design/icons';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Col from 'antd/es/col';
+import Row from 'antd/es/row';
+import { errorMessageKey } from '@qc/api-client';
+import type { DashboardCounts } from '@qc/contracts';
+import { PageError, PageHeader, useThemeToken } from '@qc/ui';
+import { useIsFetching, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDashboardCounts } from './dashboard.queries';
+
+const CARDS: { key: keyof DashboardCounts; icon: ReactNode; color: 'colorWarning' | 'colorSuccess' | 'colorError' }[] =
+  [
+    { key: 'pending', icon: <InboxOutlined />, color: 'colorWarning' },
+    { key: 'released', icon: <CheckCircleOutlined />, color: 'colorSuccess' },
+    { key: 'deleted', icon: <DeleteOutlined />, color: 'colorError' },
+  ];
+
+/** Dashboard (spec §2): counts of pending, released and deleted e-mail. */
+export function DashboardPage() {
+  const { t } = useTranslation('mail');
+  const token = useThemeToken();
+  const queryClient = useQueryClient();
+  const fetching = useIsFetching() > 0;
+  const counts = useDashboardCounts();
+
+  // Refetches every active query at once (the counts, the current user...): one refresh serves them all.
+  const reloadAll = () => void queryClient.invalidateQueries();
+
+  return (
+    <section aria-labelledby="dashboard-title">
+      <PageHeader
+        title={<span id="dashboard-title">{t('dashboard.title')}</span>}
+        description={t('dashboard.description')}
+        extra={
+          <Button
+            icon={<ReloadOutlined spin={fetching} />}
+            aria-label={t('dashboard.reload')}
+            onClick={reloadAll}
+            data-testid="dashboard-reload"
+          >
+            {t('dashboard.reload')}
+          </Button>
+        }
+      />
+      {counts.isError ? (
+        <PageError
+          title={t('dashboard.error_title')}
+          description={t(errorMessageKey(counts.error), { ns: 'common' })}
+          onRetry={() => void counts.refetch()}
+        />
+      ) : (
+        <Row gutter={[16, 16]} role="list" aria-label={t('dashboard.counts_label')}>
+          {CARDS.map(({ key, icon, color }) => (
+            <Col xs={24} md={8} key={key} role="listitem">
+              <Card loading={counts.isPending} data-testid={`dashboard-card-${key}`}>
+                <div style={{ display: 'flex', alignItems: 'center', gap: 16 }}>
+                  <span style={{ fontSize: 28, color: token[color] }} aria-hidden>
+                    {icon}
+                  </span>
+                  <div>
+                    <div id={`dashboard-label-${key}`} style={{ color: token.colorTextSecondary }}>
+                      {t(`dashboard.${key}`)}
+                    </div>
+                    <div
+                      data-testid={`dashboard-count-${key}`}
+                      aria-labelledby={`dashboard-label-${key}`}
+                      style={{ fontSize: 30, fontWeight: 600, lineHeight: 1.2, fontVariantNumeric: 'tabular-nums' }}
+                    >
+                      {counts.data ? String(counts.data[key]) : ''}
+                    </div>
+                  </div>
+                </div>
+              </Card>
+            </Col>
+          ))}
+        </Row>
+      )}
+    </section>
+  );
+}

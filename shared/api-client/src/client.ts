@@ -1,0 +1,62 @@
+import type { CurrentUser, DashboardCounts } from '@qc/contracts';
+import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
+import { authFetch } from './auth-fetch';
+
+export const API_PREFIX = '/api';
+
+/** The app's ky instance (bundled into each app). Retries are react-query's business, not ky's. */
+export const api: KyInstance = ky.create({
+  // The API is always on the console's origin (DESIGN §4), also for a remote served from elsewhere.
+  ...(typeof location !== 'undefined' ? { baseUrl: `${location.origin}/` } : {}),
+  prefix: API_PREFIX,
+  retry: 0,
+  timeout: 30_000,
+  headers: { Accept: 'application/json' },
+  fetch: authFetch,
+});
+
+/** GET /api/users/me/ */
+export function getCurrentUser(): Promise<CurrentUser> {
+  return api.get('users/me/').json<CurrentUser>();
+}
+
+/** GET /api/dashboard/: counts of what the caller may see. */
+export function getDashboardCounts(): Promise<DashboardCounts> {
+  return api.get('dashboard/').json<DashboardCounts>();
+}
+
+export interface ApiErrorInfo {
+  /** HTTP status, 0 when no answer came. */
+  status: number;
+  code: string;
+  detail: string;
+  errors?: Record<string, string>;
+}
+
+/** Normalises any error of a call into {status, code, detail} (the API's error body when there is one). */
+export function readApiError(error: unknown): ApiErrorInfo {
+  if (isHTTPError(error)) {
+    const data = error.data as { detail?: unknown; code?: unknown; errors?: unknown } | undefined;
+    return {
+      status: error.response.status,
+      code: typeof data?.code === 'string' ? data.code : `http_${error.response.status}`,
+      detail: typeof data?.detail === 'string' ? data.detail : error.message,
+      ...(data?.errors && typeof data.errors === 'object' ? { errors: data.errors as Record<string, string> } : {}),
+    };
+  }
+  if (isNetworkError(error) || isTimeoutError(error))
+    return { status: 0, code: 'network_error', detail: error.message };
+  return { status: 0, code: 'unknown', detail: error instanceof Error ? error.message : String(error) };
+}
+
+/** The `common` i18n key for an error, by status (the API's `detail` is English; the UI translates). */
+export function errorMessageKey(error: unknown): string {
+  const { status, code } = readApiError(error);
+  if (code === 'network_error') return 'errors.network';
+  if (status === 401) return 'errors.unauthenticated';
+  if (status === 403) return 'errors.forbidden';
+  if (status === 404) return 'errors.not_found';
+  if (status === 429) return 'errors.rate_limited';
+  if (status >= 500) return 'errors.server';
+  return 'errors.unknown';
+}

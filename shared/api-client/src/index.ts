@@ -1,0 +1,28 @@
+/**
+ * @qc/api-client: bundled into each app. The ky instance (Bearer header; 401 → one refresh via
+ * @qc/auth → replay once; never on /api/auth/*) and typed calls on @qc/contracts types.
+ */
+export {
+  api,
+  API_PREFIX,
+  getCurrentUser,
+  getDashboardCounts,
+  readApiError,
+  errorMessageKey,
+  type ApiErrorInfo,
+} from './client';
+export {
+  updateProfile,
+  confirmEmailChange,
+  changePassword,
+  setupMfa,
+  enableMfa,
+  disableMfa,
+  regenerateBackupCodes,
+  getPreferences,
+  savePreferences,
+  toCurrentUser,
+} from './me';
+export { sendFeedback, listFeedback, fetchBlob, type FeedbackSubmission } from './feedback';
+export { authFetch, createAuthFetch, isAuthPath } from './auth-fetch';
+export { HTTPError, isHTTPError } from 'ky';

@@ -1,0 +1,67 @@
+import type {
+  BackupCodesResponse,
+  CurrentUser,
+  MfaSetupResponse,
+  PasswordChangeRequest,
+  Preferences,
+  ProfileResponse,
+  ProfileUpdate,
+} from '@qc/contracts';
+import { api } from './client';
+
+/**
+ * The signed-in user's own resources (/api/users/me/…). Types only from @qc/contracts (no zod at
+ * run time). Failures reject with ky's HTTPError: read them with readApiError().
+ */
+
+/** PATCH /api/users/me/: the user, plus `pending_email` while a new address awaits confirmation. */
+export function updateProfile(changes: ProfileUpdate): Promise<ProfileResponse> {
+  return api.patch('users/me/', { json: changes }).json<ProfileResponse>();
+}
+
+/** POST /api/users/me/email/confirm/ with the token of the link sent to the new address. */
+export function confirmEmailChange(token: string): Promise<ProfileResponse> {
+  return api.post('users/me/email/confirm/', { json: { token } }).json<ProfileResponse>();
+}
+
+/** POST /api/users/me/password/ → 204. A wrong current password is a 400 (errors.current_password), never a 401. */
+export async function changePassword(body: PasswordChangeRequest): Promise<void> {
+  await api.post('users/me/password/', { json: body });
+}
+
+/** POST /api/users/me/mfa/setup/: a new pending secret and its otpauth:// URL (MFA stays off). */
+export function setupMfa(): Promise<MfaSetupResponse> {
+  return api.post('users/me/mfa/setup/').json<MfaSetupResponse>();
+}
+
+/** POST /api/users/me/mfa/enable/: the first code proves the secret; answers the backup codes (shown once). */
+export function enableMfa(totpCode: string): Promise<BackupCodesResponse> {
+  return api.post('users/me/mfa/enable/', { json: { totp_code: totpCode } }).json<BackupCodesResponse>();
+}
+
+/** POST /api/users/me/mfa/disable/ → 204 (400 errors.password when wrong). */
+export async function disableMfa(password: string): Promise<void> {
+  await api.post('users/me/mfa/disable/', { json: { password } });
+}
+
+/** POST /api/users/me/mfa/backup-codes/: new codes, the old ones stop working. */
+export function regenerateBackupCodes(password: string): Promise<BackupCodesResponse> {
+  return api.post('users/me/mfa/backup-codes/', { json: { password } }).json<BackupCodesResponse>();
+}
+
+/** GET /api/users/me/preferences/ (the defaults until the user saved some). */
+export function getPreferences(): Promise<Preferences> {
+  return api.get('users/me/preferences/').json<Preferences>();
+}
+
+/** PUT /api/users/me/preferences/ (both fields). */
+export function savePreferences(prefs: Preferences, options: { timeout?: number } = {}): Promise<Preferences> {
+  return api
+    .put('users/me/preferences/', { json: prefs, ...(options.timeout ? { timeout: options.timeout } : {}) })
+    .json<Preferences>();
+}
+
+/** The user without the profile-only extra (what the ['me'] query and the session hold). */
+export function toCurrentUser({ pending_email: _pending, ...user }: ProfileResponse): CurrentUser {
+  return user;
+}

@@ -1,0 +1,197 @@
+import { AuthError } from './errors';
+import { resetSessionForTests, useSession } from './session.store';
+import { jsonResponse, makeJwt, mockFetch, USER } from './test-utils/http';
+
+const state = () => useSession.getState();
+const stored = () => [localStorage.getItem('accessToken'), localStorage.getItem('refreshToken')];
+
+beforeEach(() => {
+  localStorage.clear();
+  resetSessionForTests();
+  jest.restoreAllMocks();
+});
+
+describe('start-up check (spec §4)', () => {
+  it('is loading until checked, then unauthenticated without tokens and without any call', async () => {
+    const { calls } = mockFetch(() => jsonResponse(500));
+    expect(state().isLoading).toBe(true);
+    await state().initialize();
+    expect(calls).toHaveLength(0);
+    expect(state()).toMatchObject({ isLoading: false, isAuthenticated: false, user: null });
+  });
+
+  it('with a valid access token fetches the current user and is authenticated', async () => {
+    const access = makeJwt(300);
+    localStorage.setItem('accessToken', access);
+    localStorage.setItem('refreshToken', 'r1');
+    const { calls } = mockFetch((c) => (c.url === '/api/users/me/' ? jsonResponse(200, USER) : jsonResponse(500)));
+    await state().initialize();
+    expect(calls.map((c) => c.url)).toEqual(['/api/users/me/']);
+    expect(calls[0]!.authorization).toBe(`Bearer ${access}`);
+    expect(state()).toMatchObject({ isLoading: false, isAuthenticated: true, user: USER });
+  });
+
+  it('with an expired access token refreshes first and stores BOTH rotated tokens', async () => {
+    localStorage.setItem('accessToken', makeJwt(-10));
+    localStorage.setItem('refreshToken', 'r-old');
+    const fresh = makeJwt(300);
+    const { calls } = mockFetch((c) => {
+      if (c.url === '/api/auth/refresh/') return jsonResponse(200, { access: fresh, refresh: 'r-new' });
+      if (c.url === '/api/users/me/') return jsonResponse(200, USER);
+      return jsonResponse(500);
+    });
+    await state().initialize();
+    expect(calls.map((c) => c.url)).toEqual(['/api/auth/refresh/', '/api/users/me/']);
+    expect(calls[0]!.body).toEqual({ refresh: 'r-old' });
+    expect(calls[1]!.authorization).toBe(`Bearer ${fresh}`);
+    expect(stored()).toEqual([fresh, 'r-new']);
+    expect(state().isAuthenticated).toBe(true);
+  });
+
+  it('with an expired access token and a refused refresh clears the tokens', async () => {
+    localStorage.setItem('accessToken', makeJwt(-10));
+    localStorage.setItem('refreshToken', 'r-revoked');
+    mockFetch(() => jsonResponse(401, { detail: 'no', code: 'invalid_token' }));
+    await state().initialize();
+    expect(stored()).toEqual([null, null]);
+    expect(state()).toMatchObject({ isLoading: false, isAuthenticated: false, user: null });
+  });
+
+  it('with a missing access token and no refresh token is unauthenticated without a call', async () => {
+    const { calls } = mockFetch(() => jsonResponse(500));
+    localStorage.setItem('accessToken', makeJwt(-10));
+    await state().initialize();
+    expect(calls).toHaveLength(0);
+    expect(state().isAuthenticated).toBe(false);
+    expect(stored()).toEqual([null, null]);
+  });
+
+  it('clears the tokens when the current user cannot be fetched', async () => {
+    localStorage.setItem('accessToken', makeJwt(300));
+    localStorage.setItem('refreshToken', 'r1');
+    mockFetch(() => jsonResponse(401, { detail: 'revoked', code: 'session_revoked' }));
+    await state().initialize();
+    expect(stored()).toEqual([null, null]);
+    expect(state().isAuthenticated).toBe(false);
+  });
+
+  it('runs once however often it is called', async () => {
+    localStorage.setItem('accessToken', makeJwt(300));
+    const { calls } = mockFetch(() => jsonResponse(200, USER));
+    await Promise.all([state().initialize(), state().initialize()]);
+    await state().initialize();
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe('login, second factor, logout (spec §4)', () => {
+  beforeEach(() => useSession.setState({ isLoading: false }));
+
+  it('stores the tokens, fetches the user and clears the two-factor state', async () => {
+    const access = makeJwt(300);
+    useSession.setState({ requires2FA: true, partialToken: 'old' });
+    const { calls } = mockFetch((c) =>
+      c.url === '/api/auth/login/' ? jsonResponse(200, { access, refresh: 'r1' }) : jsonResponse(200, USER),
+    );
+    await expect(state().login('jane@example.com', 'pw')).resolves.toBe('authenticated');
+    expect(calls[0]).toMatchObject({
+      url: '/api/auth/login/',
+      method: 'POST',
+      body: { email: 'jane@example.com', password: 'pw' },
+    });
+    expect(stored()).toEqual([access, 'r1']);
+    expect(state()).toMatchObject({ isAuthenticated: true, user: USER, requires2FA: false, partialToken: null });
+  });
+
+  it('keeps the partial token when a second factor is required, without storing tokens', async () => {
+    mockFetch(() => jsonResponse(200, { requires_2fa: true, partial_token: 'partial-1' }));
+    await expect(state().login('jane@example.com', 'pw')).resolves.toBe('requires_2fa');
+    expect(state()).toMatchObject({ requires2FA: true, partialToken: 'partial-1', isAuthenticated: false });
+    expect(stored()).toEqual([null, null]);
+  });
+
+  it('rethrows a failed sign-in as an AuthError with its status', async () => {
+    mockFetch(() => jsonResponse(401, { detail: 'Invalid credentials', code: 'invalid_credentials' }));
+    const error = await state()
+      .login('jane@example.com', 'bad')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error).toMatchObject({ status: 401, code: 'invalid_credentials' });
+    expect(state().isAuthenticated).toBe(false);
+  });
+
+  it('verifies the code with the partial token, then signs in', async () => {
+    useSession.setState({ requires2FA: true, partialToken: 'partial-1' });
+    const access = makeJwt(300);
+    const { calls } = mockFetch((c) =>
+      c.url === '/api/auth/verify-totp/' ? jsonResponse(200, { access, refresh: 'r2' }) : jsonResponse(200, USER),
+    );
+    await state().verifyTotp('123456');
+    expect(calls[0]!.body).toEqual({ partial_token: 'partial-1', totp_code: '123456' });
+    expect(state()).toMatchObject({ isAuthenticated: true, partialToken: null, requires2FA: false });
+  });
+
+  it('verifies a backup code as backup_code (DESIGN §7)', async () => {
+    useSession.setState({ requires2FA: true, partialToken: 'partial-1' });
+    const { calls } = mockFetch((c) =>
+      c.url === '/api/auth/verify-totp/'
+        ? jsonResponse(200, { access: makeJwt(300), refresh: 'r2' })
+        : jsonResponse(200, USER),
+    );
+    await state().verifyTotp('ABCD-2345', 'backup');
+    expect(calls[0]!.body).toEqual({ partial_token: 'partial-1', backup_code: 'ABCD-2345' });
+    expect(state()).toMatchObject({ isAuthenticated: true, partialToken: null, requires2FA: false });
+  });
+
+  it('a wrong code keeps the step; a rate limit (burned partial token) goes back to the password step', async () => {
+    useSession.setState({ requires2FA: true, partialToken: 'partial-1' });
+    let answer = jsonResponse(401, { detail: 'bad', code: 'invalid_code' });
+    mockFetch(() => answer);
+    await expect(state().verifyTotp('123456')).rejects.toMatchObject({ status: 401, code: 'invalid_code' });
+    expect(state()).toMatchObject({ requires2FA: true, partialToken: 'partial-1' });
+
+    answer = jsonResponse(429, { detail: 'slow down', code: 'rate_limited' });
+    await expect(state().verifyTotp('123456')).rejects.toMatchObject({ status: 429 });
+    expect(state()).toMatchObject({ requires2FA: false, partialToken: null, isAuthenticated: false });
+  });
+
+  it('an expired or invalid challenge also goes back to the password step', async () => {
+    useSession.setState({ requires2FA: true, partialToken: 'partial-1' });
+    mockFetch(() => jsonResponse(401, { detail: 'expired', code: 'token_expired' }));
+    await expect(state().verifyTotp('123456')).rejects.toBeInstanceOf(AuthError);
+    expect(state()).toMatchObject({ requires2FA: false, partialToken: null });
+  });
+
+  it('refuses to verify without a partial token (spec §5)', async () => {
+    const { calls } = mockFetch(() => jsonResponse(200, {}));
+    await expect(state().verifyTotp('123456')).rejects.toThrow('Jeton partiel non disponible');
+    expect(calls).toHaveLength(0);
+  });
+
+  it('logout posts the refresh token, then clears the tokens and the user', async () => {
+    localStorage.setItem('accessToken', 'a1');
+    localStorage.setItem('refreshToken', 'r1');
+    useSession.setState({ isAuthenticated: true, user: USER });
+    const { calls } = mockFetch(() => new Response(null, { status: 204 }));
+    await state().logout();
+    expect(calls[0]).toMatchObject({
+      url: '/api/auth/logout/',
+      method: 'POST',
+      body: { refresh: 'r1' },
+      authorization: 'Bearer a1',
+    });
+    expect(stored()).toEqual([null, null]);
+    expect(state()).toMatchObject({ isAuthenticated: false, user: null });
+  });
+
+  it('logout still signs out locally when the server cannot be reached', async () => {
+    localStorage.setItem('refreshToken', 'r1');
+    useSession.setState({ isAuthenticated: true, user: USER });
+    mockFetch(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    await state().logout();
+    expect(stored()).toEqual([null, null]);
+    expect(state().isAuthenticated).toBe(false);
+  });
+});

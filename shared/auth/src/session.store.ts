@@ -1,0 +1,169 @@
+import type { CurrentUser, LoginResponse, TokenPair } from '@qc/contracts';
+import { create } from 'zustand';
+import { AUTH_PATHS, fetchCurrentUser, postJson } from './auth.http';
+import { AuthError, NO_PARTIAL_TOKEN_MESSAGE } from './errors';
+import { isTokenExpired } from './jwt';
+import { refreshTokens } from './refresh';
+import { clearTokens, getAccessToken, getRefreshToken, REFRESH_TOKEN_KEY, setTokens } from './token.storage';
+
+export type LoginOutcome = 'authenticated' | 'requires_2fa';
+/** What the second-factor step sends: the authenticator's 6-digit code, or a single-use backup code. */
+export type SecondFactorMethod = 'totp' | 'backup';
+
+/** Spec §3 "Session state" plus the actions of spec §4. */
+export interface SessionState {
+  user: CurrentUser | null;
+  isAuthenticated: boolean;
+  isLoading: boolean;
+  requires2FA: boolean;
+  partialToken: string | null;
+  /** Start-up check (spec §4). Safe to call more than once: runs once. */
+  initialize: () => Promise<void>;
+  /** Rejects with AuthError on failure (401 bad credentials, 429 rate limited...). */
+  login: (email: string, password: string) => Promise<LoginOutcome>;
+  /**
+   * Second factor: rejects with AuthError (code 'no_partial_token' without a partial token). When the
+   * challenge is over (429: the partial token is burned; 401 token_invalid/token_expired), the step is
+   * left: back to the password form.
+   */
+  verifyTotp: (code: string, method?: SecondFactorMethod) => Promise<void>;
+  cancelTwoFactor: () => void;
+  logout: () => Promise<void>;
+  /** Keeps the user fresh (the shell re-reads /api/users/me/). */
+  setUser: (user: CurrentUser) => void;
+  /** Refresh failed or no refresh token: clear tokens and the user (the host then shows /login). */
+  expireSession: () => void;
+}
+
+const signedOut = {
+  user: null,
+  isAuthenticated: false,
+  isLoading: false,
+  requires2FA: false,
+  partialToken: null,
+} as const;
+
+let initPromise: Promise<void> | null = null;
+let storageListener: ((e: StorageEvent) => void) | null = null;
+
+export const useSession = create<SessionState>()((set, get) => {
+  async function signIn(pair: TokenPair): Promise<void> {
+    setTokens(pair);
+    let user: CurrentUser;
+    try {
+      user = await fetchCurrentUser(pair.access);
+    } catch (e) {
+      clearTokens();
+      set({ ...signedOut });
+      throw e;
+    }
+    set({ user, isAuthenticated: true, isLoading: false, requires2FA: false, partialToken: null });
+  }
+
+  async function startUp(): Promise<void> {
+    let access = getAccessToken();
+    if (!access || isTokenExpired(access)) {
+      if (!getRefreshToken()) {
+        clearTokens();
+        set({ ...signedOut });
+        return;
+      }
+      try {
+        access = await refreshTokens(access);
+      } catch {
+        clearTokens();
+        set({ ...signedOut });
+        return;
+      }
+    }
+    try {
+      const user = await fetchCurrentUser(access);
+      set({ user, isAuthenticated: true, isLoading: false });
+    } catch {
+      clearTokens();
+      set({ ...signedOut });
+    }
+  }
+
+  return {
+    ...signedOut,
+    isLoading: true,
+
+    initialize: () => {
+      if (typeof window !== 'undefined' && !storageListener) {
+        // Another tab signed out (its refresh token is gone): follow it.
+        storageListener = (e: StorageEvent) => {
+          if ((e.key === REFRESH_TOKEN_KEY || e.key === null) && !getRefreshToken() && get().isAuthenticated) {
+            set({ ...signedOut });
+          }
+        };
+        window.addEventListener('storage', storageListener);
+      }
+      if (!initPromise) initPromise = startUp();
+      return initPromise;
+    },
+
+    login: async (email, password) => {
+      const res = await postJson<LoginResponse>(AUTH_PATHS.login, { email, password });
+      if ('requires_2fa' in res && res.requires_2fa) {
+        set({ requires2FA: true, partialToken: res.partial_token, isLoading: false });
+        return 'requires_2fa';
+      }
+      await signIn(res as TokenPair);
+      return 'authenticated';
+    },
+
+    verifyTotp: async (code, method = 'totp') => {
+      const partialToken = get().partialToken;
+      if (!partialToken) throw new AuthError(NO_PARTIAL_TOKEN_MESSAGE, 0, 'no_partial_token');
+      let pair: TokenPair;
+      try {
+        pair = await postJson<TokenPair>(AUTH_PATHS.verifyTotp, {
+          partial_token: partialToken,
+          [method === 'backup' ? 'backup_code' : 'totp_code']: code,
+        });
+      } catch (e) {
+        if (e instanceof AuthError && (e.status === 429 || e.code === 'token_invalid' || e.code === 'token_expired')) {
+          set({ requires2FA: false, partialToken: null });
+        }
+        throw e;
+      }
+      await signIn(pair);
+    },
+
+    cancelTwoFactor: () => set({ requires2FA: false, partialToken: null }),
+
+    logout: async () => {
+      const refresh = getRefreshToken();
+      const access = getAccessToken();
+      if (refresh) {
+        try {
+          await postJson<void>(AUTH_PATHS.logout, { refresh }, access);
+        } catch {
+          /* the local sign-out happens anyway */
+        }
+      }
+      clearTokens();
+      set({ ...signedOut });
+    },
+
+    setUser: (user) => {
+      const current = get().user;
+      if (current && JSON.stringify(current) === JSON.stringify(user)) return;
+      set({ user });
+    },
+
+    expireSession: () => {
+      clearTokens();
+      set({ ...signedOut });
+    },
+  };
+});
+
+/** For tests: forget that the start-up check ran. */
+export function resetSessionForTests(): void {
+  initPromise = null;
+  if (storageListener && typeof window !== 'undefined') window.removeEventListener('storage', storageListener);
+  storageListener = null;
+  useSession.setState({ ...signedOut, isLoading: true });
+}

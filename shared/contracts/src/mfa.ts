@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { LIMITS } from './common';
+
+/** Backup codes: 10 characters from an alphabet without look-alikes (no 0/O, 1/I). */
+export const BACKUP_CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+export const BACKUP_CODE_LENGTH = 10;
+export const BACKUP_CODE_COUNT = 10;
+
+export const TotpCode = z
+  .string({ error: 'Enter the 6-digit code' })
+  .regex(new RegExp(`^\\d{${LIMITS.totpLength}}$`), `The code must be ${LIMITS.totpLength} digits`);
+
+/** POST /api/users/me/mfa/setup/: the pending secret (base32) and its otpauth:// URL for the QR code. */
+export const MfaSetupResponse = z.object({ secret: z.string(), otpauth_url: z.string() });
+export type MfaSetupResponse = z.infer<typeof MfaSetupResponse>;
+
+/** POST /api/users/me/mfa/enable/ */
+export const MfaEnableRequest = z.object({ totp_code: TotpCode });
+export type MfaEnableRequest = z.infer<typeof MfaEnableRequest>;
+
+/** Answer of enable and of POST /api/users/me/mfa/backup-codes/: shown once, each usable once. */
+export const BackupCodesResponse = z.object({ backup_codes: z.array(z.string()) });
+export type BackupCodesResponse = z.infer<typeof BackupCodesResponse>;
+
+/** POST /api/users/me/mfa/disable/ and /api/users/me/mfa/backup-codes/: the account password again. */
+export const PasswordRequest = z.object({
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
+});
+export type PasswordRequest = z.infer<typeof PasswordRequest>;

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+export const THEME_MODES = ['light', 'dark', 'system'] as const;
+export const ThemeMode = z.enum(THEME_MODES);
+export type ThemeMode = z.infer<typeof ThemeMode>;
+
+export const PAGE_SIZES = [10, 20, 50, 100, 200] as const;
+export const PageSize = z.literal(PAGE_SIZES);
+export type PageSize = z.infer<typeof PageSize>;
+
+/** GET/PUT /api/users/me/preferences/ (the server copy of localStorage `userPreferences`, in snake_case). */
+export const Preferences = z.object({ theme_mode: ThemeMode, default_page_size: PageSize });
+export type Preferences = z.infer<typeof Preferences>;
+
+/** What GET answers before the user saved anything (spec §9 defaults). */
+export const DEFAULT_PREFERENCES: Preferences = { theme_mode: 'light', default_page_size: 50 };

@@ -1,0 +1,44 @@
+import type common from './common.fr';
+
+/** `common` namespace, English (fallback language). */
+const en: typeof common = {
+  app: { name: 'Quarantine Console' },
+  theme: {
+    toggle_to_dark: 'Switch to dark theme',
+    toggle_to_light: 'Switch to light theme',
+  },
+  language: { label: 'Language', fr: 'Français', en: 'English' },
+  actions: {
+    retry: 'Retry',
+    reload: 'Reload',
+    back_to_dashboard: 'Back to the dashboard',
+    close: 'Close',
+  },
+  states: {
+    loading: 'Loading…',
+    empty: 'No data',
+    error_title: 'Something went wrong',
+    error_description: 'The data could not be loaded.',
+  },
+  coming_soon: {
+    title: 'Coming soon',
+    description: 'This page will be available in a future release.',
+  },
+  remote: {
+    load_failed_title: 'This module could not be loaded',
+    load_failed_description: 'The “{{name}}” module is unavailable right now. Check your connection and try again.',
+    render_failed_title: 'This module ran into an error',
+    render_failed_description: 'An unexpected error occurred while showing the “{{name}}” module.',
+  },
+  errors: {
+    network: 'Could not contact the server. Please check your connection.',
+    unauthenticated: 'Your session has expired. Please sign in again.',
+    forbidden: 'You do not have the required permissions.',
+    not_found: 'Not found.',
+    rate_limited: 'Too many requests. Try again in a moment.',
+    server: 'Server error. Try again later.',
+    unknown: 'An unexpected error occurred.',
+  },
+  roles: { admin: 'Administrator', domain_admin: 'Domain admin', user: 'User' },
+};
+export default en;

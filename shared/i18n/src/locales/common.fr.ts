@@ -1,0 +1,43 @@
+/** `common` namespace, French (default language). Keys mirror common.en.ts exactly (a test checks). */
+const common = {
+  app: { name: 'Quarantine Console' },
+  theme: {
+    toggle_to_dark: 'Activer le thème sombre',
+    toggle_to_light: 'Activer le thème clair',
+  },
+  language: { label: 'Langue', fr: 'Français', en: 'English' },
+  actions: {
+    retry: 'Réessayer',
+    reload: 'Actualiser',
+    back_to_dashboard: 'Retour au tableau de bord',
+    close: 'Fermer',
+  },
+  states: {
+    loading: 'Chargement…',
+    empty: 'Aucune donnée',
+    error_title: 'Une erreur est survenue',
+    error_description: 'Les données n’ont pas pu être chargées.',
+  },
+  coming_soon: {
+    title: 'Bientôt disponible',
+    description: 'Cette page sera disponible dans une prochaine version.',
+  },
+  remote: {
+    load_failed_title: 'Ce module n’a pas pu être chargé',
+    load_failed_description:
+      'Le module « {{name}} » est indisponible pour le moment. Vérifiez votre connexion puis réessayez.',
+    render_failed_title: 'Ce module a rencontré une erreur',
+    render_failed_description: 'Une erreur inattendue s’est produite pendant l’affichage du module « {{name}} ».',
+  },
+  errors: {
+    network: 'Impossible de contacter le serveur. Vérifiez votre connexion.',
+    unauthenticated: 'Votre session a expiré. Veuillez vous reconnecter.',
+    forbidden: 'Vous n’avez pas les droits nécessaires.',
+    not_found: 'Élément introuvable.',
+    rate_limited: 'Trop de requêtes. Réessayez dans quelques instants.',
+    server: 'Erreur du serveur. Réessayez plus tard.',
+    unknown: 'Une erreur inattendue s’est produite.',
+  },
+  roles: { admin: 'Administrateur', domain_admin: 'Administrateur de domaine', user: 'Utilisateur' },
+};
+export default common;

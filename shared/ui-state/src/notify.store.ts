@@ -1,0 +1,84 @@
+import { create } from 'zustand';
+
+/**
+ * The one notice bus (DESIGN §3). Anyone (host, remotes) calls notify(); only the host renders.
+ * Notices are plain data (no React nodes: a remote's element would render with the wrong antd copy).
+ * Spec §8: bottom-left, at most 3 at once, hidden after 5 s, no duplicates, close button.
+ */
+export type NoticeType = 'info' | 'success' | 'warning' | 'error';
+
+export interface Notice {
+  type?: NoticeType;
+  title: string;
+  description?: string;
+  /** How long it stays, in ms (default NOTIFICATION_CONFIG.durationMs; spec §4: feedback notices 4 s). */
+  durationMs?: number;
+}
+
+export interface ActiveNotice {
+  key: string;
+  type: NoticeType;
+  title: string;
+  description?: string;
+  createdAt: number;
+}
+
+export const NOTIFICATION_CONFIG = { placement: 'bottomLeft', maxCount: 3, durationMs: 5000 } as const;
+
+export interface NoticeState {
+  notices: ActiveNotice[];
+  notify: (n: Notice) => string | null;
+  dismiss: (key: string) => void;
+  clear: () => void;
+}
+
+/** Same type + title = same notice: shown once within its lifetime. */
+export function noticeKey(n: Notice): string {
+  return `${n.type ?? 'info'}:${n.title}`;
+}
+
+const timers = new Map<string, ReturnType<typeof setTimeout>>();
+
+export const useNotices = create<NoticeState>()((set, get) => ({
+  notices: [],
+  notify: (n) => {
+    const key = noticeKey(n);
+    if (get().notices.some((x) => x.key === key)) return null;
+    const notice: ActiveNotice = {
+      key,
+      type: n.type ?? 'info',
+      title: n.title,
+      ...(n.description ? { description: n.description } : {}),
+      createdAt: Date.now(),
+    };
+    let next = [...get().notices, notice];
+    while (next.length > NOTIFICATION_CONFIG.maxCount) {
+      const evicted = next[0]!;
+      clearTimeout(timers.get(evicted.key));
+      timers.delete(evicted.key);
+      next = next.slice(1);
+    }
+    set({ notices: next });
+    const duration = n.durationMs && n.durationMs > 0 ? n.durationMs : NOTIFICATION_CONFIG.durationMs;
+    timers.set(
+      key,
+      setTimeout(() => get().dismiss(key), duration),
+    );
+    return key;
+  },
+  dismiss: (key) => {
+    clearTimeout(timers.get(key));
+    timers.delete(key);
+    if (get().notices.some((x) => x.key === key)) set({ notices: get().notices.filter((x) => x.key !== key) });
+  },
+  clear: () => {
+    timers.forEach((t) => clearTimeout(t));
+    timers.clear();
+    set({ notices: [] });
+  },
+}));
+
+/** Raise a notice from anywhere (host or remote). Returns its key, or null for a duplicate. */
+export function notify(n: Notice): string | null {
+  return useNotices.getState().notify(n);
+}

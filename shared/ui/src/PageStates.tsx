@@ -1,0 +1,75 @@
+import Button from 'antd/es/button';
+import Empty from 'antd/es/empty';
+import Result from 'antd/es/result';
+import Spin from 'antd/es/spin';
+import { useTranslation } from 'react-i18next';
+import type { CSSProperties, ReactNode } from 'react';
+
+const centered: CSSProperties = {
+  display: 'flex',
+  justifyContent: 'center',
+  alignItems: 'center',
+  padding: 48,
+  minHeight: 200,
+};
+
+/** Loading state of a page or a screen being fetched. */
+export function PageLoading({ label }: { label?: string }) {
+  const { t } = useTranslation('common');
+  const text = label ?? t('states.loading');
+  return (
+    <div style={centered} role="status" aria-live="polite" aria-label={text} data-testid="page-loading">
+      <Spin size="large" />
+    </div>
+  );
+}
+
+export interface PageErrorProps {
+  title?: string;
+  description?: ReactNode;
+  onRetry?: () => void;
+  extra?: ReactNode;
+}
+
+/** Error state with an optional Retry. */
+export function PageError({ title, description, onRetry, extra }: PageErrorProps) {
+  const { t } = useTranslation('common');
+  return (
+    <Result
+      status="error"
+      title={title ?? t('states.error_title')}
+      subTitle={description ?? t('states.error_description')}
+      data-testid="page-error"
+      role="alert"
+      extra={
+        <>
+          {onRetry ? (
+            <Button type="primary" onClick={onRetry}>
+              {t('actions.retry')}
+            </Button>
+          ) : null}
+          {extra}
+        </>
+      }
+    />
+  );
+}
+
+/** Empty state. */
+export function PageEmpty({ description }: { description?: ReactNode }) {
+  const { t } = useTranslation('common');
+  return <Empty data-testid="page-empty" description={description ?? t('states.empty')} />;
+}
+
+/** A page not built yet: routes, guards and nav exist; the content comes in a later issue. */
+export function ComingSoon({ title }: { title?: string }) {
+  const { t } = useTranslation('common');
+  return (
+    <Result
+      status="info"
+      title={title ?? t('coming_soon.title')}
+      subTitle={t('coming_soon.description')}
+      data-testid="coming-soon"
+    />
+  );
+}

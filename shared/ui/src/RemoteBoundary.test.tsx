@@ -1,0 +1,49 @@
+import { initI18n } from '@qc/i18n';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ComponentType } from 'react';
+import { RemoteModule, type RemoteLoader } from './RemoteBoundary';
+
+beforeAll(() => initI18n());
+beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
+afterEach(() => jest.restoreAllMocks());
+
+const Page: ComponentType = () => <p>remote page</p>;
+
+describe('remote boundary (DESIGN §3)', () => {
+  it('"did not load": translated Result, and Retry re-creates the lazy (second attempt loads)', async () => {
+    let attempts = 0;
+    const load: RemoteLoader = async () => {
+      attempts += 1;
+      if (attempts === 1) throw new Error('Failed to load script resources #RUNTIME-008');
+      return { default: Page };
+    };
+    render(<RemoteModule id="remote_mail/Dashboard" name="Tableau de bord" load={load} />);
+    const failure = await screen.findByTestId('remote-load-error');
+    expect(failure).toHaveTextContent('Ce module n’a pas pu être chargé');
+    expect(failure).toHaveTextContent('Tableau de bord');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Réessayer' }));
+    expect(await screen.findByText('remote page')).toBeInTheDocument();
+    expect(attempts).toBe(2);
+  });
+
+  it('a loader answering nothing (container without that module) is a load failure', async () => {
+    render(<RemoteModule id="remote_mail/Nope" name="X" load={async () => null} />);
+    expect(await screen.findByTestId('remote-load-error')).toBeInTheDocument();
+  });
+
+  it('"threw while rendering": its own translated Result with Retry', async () => {
+    let broken = true;
+    const Throws: ComponentType = () => {
+      if (broken) throw new Error('render bug');
+      return <p>recovered</p>;
+    };
+    render(<RemoteModule id="remote_mail/Dashboard" name="Tableau de bord" load={async () => ({ default: Throws })} />);
+    const failure = await screen.findByTestId('remote-render-error');
+    expect(failure).toHaveTextContent('Ce module a rencontré une erreur');
+    expect(screen.queryByTestId('remote-load-error')).not.toBeInTheDocument();
+    broken = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Réessayer' }));
+    expect(await screen.findByText('recovered')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,94 @@
+import Button from 'antd/es/button';
+import Result from 'antd/es/result';
+import { lazy, Suspense, useCallback, useState, type ComponentType, type ReactNode } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
+import { useTranslation } from 'react-i18next';
+import { PageLoading } from './PageStates';
+
+/** A remote module that did not load (network, missing container, missing expose...). */
+export class RemoteLoadError extends Error {
+  readonly remoteId: string;
+  constructor(remoteId: string, cause?: unknown) {
+    super(`Remote module ${remoteId} could not be loaded${cause instanceof Error ? `: ${cause.message}` : ''}`);
+    this.name = 'RemoteLoadError';
+    this.remoteId = remoteId;
+    if (cause !== undefined) (this as { cause?: unknown }).cause = cause;
+  }
+}
+
+export type RemoteLoader = () => Promise<{ default: ComponentType } | null | undefined>;
+
+function makeLazy(id: string, load: RemoteLoader) {
+  // React.lazy caches a rejection forever, so Retry builds a new lazy (notes, "Runtime remote loading").
+  return lazy(async () => {
+    let mod: Awaited<ReturnType<RemoteLoader>>;
+    try {
+      mod = await load();
+    } catch (e) {
+      throw new RemoteLoadError(id, e);
+    }
+    if (!mod || (typeof mod.default !== 'function' && typeof mod.default !== 'object')) throw new RemoteLoadError(id);
+    return { default: mod.default };
+  });
+}
+
+export interface RemoteFailureProps {
+  kind: 'load' | 'render';
+  name: string;
+  onRetry: () => void;
+}
+
+export function RemoteFailure({ kind, name, onRetry }: RemoteFailureProps) {
+  const { t } = useTranslation('common');
+  return (
+    <Result
+      status={kind === 'load' ? 'warning' : 'error'}
+      title={t(kind === 'load' ? 'remote.load_failed_title' : 'remote.render_failed_title')}
+      subTitle={t(kind === 'load' ? 'remote.load_failed_description' : 'remote.render_failed_description', { name })}
+      data-testid={kind === 'load' ? 'remote-load-error' : 'remote-render-error'}
+      role="alert"
+      extra={
+        <Button type="primary" onClick={onRetry}>
+          {t('actions.retry')}
+        </Button>
+      }
+    />
+  );
+}
+
+export interface RemoteModuleProps {
+  /** e.g. 'remote_mail/Dashboard' */
+  id: string;
+  /** Shown in the failure texts. */
+  name: string;
+  load: RemoteLoader;
+  fallback?: ReactNode;
+}
+
+/**
+ * Loads a remote page behind ONE boundary that handles both "did not load" (lazy rejection) and
+ * "threw while rendering", each with a translated Result and a Retry that re-creates the lazy.
+ */
+export function RemoteModule({ id, name, load, fallback }: RemoteModuleProps) {
+  const [Comp, setComp] = useState(() => makeLazy(id, load));
+  const retry = useCallback(() => setComp(() => makeLazy(id, load)), [id, load]);
+  return (
+    <ErrorBoundary
+      resetKeys={[Comp]}
+      fallbackRender={({ error, resetErrorBoundary }) => (
+        <RemoteFailure
+          kind={error instanceof RemoteLoadError ? 'load' : 'render'}
+          name={name}
+          onRetry={() => {
+            retry();
+            resetErrorBoundary();
+          }}
+        />
+      )}
+    >
+      <Suspense fallback={fallback ?? <PageLoading />}>
+        <Comp />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}

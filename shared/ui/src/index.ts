@@ -1,0 +1,15 @@
+/**
+ * @qc/ui: bundled into each app (tree-shaken): theme wiring for the app's own antd copy, the remote
+ * boundary, page states. Never renders notices itself (use notify() from @qc/ui-state).
+ */
+export { ThemeRoot, useThemeToken, type ThemeRootProps } from './ThemeRoot';
+export { PageLoading, PageError, PageEmpty, ComingSoon, type PageErrorProps } from './PageStates';
+export { PageHeader } from './PageHeader';
+export {
+  RemoteModule,
+  RemoteFailure,
+  RemoteLoadError,
+  type RemoteLoader,
+  type RemoteModuleProps,
+  type RemoteFailureProps,
+} from './RemoteBoundary';

@@ -1,0 +1,312 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+// Docker has no engine on the machines that run the tests (DESIGN §2), so docker-compose.yml is
+// checked statically: the services of DESIGN §1, how each is built, its health check, and the
+// api's wiring (PostgreSQL, required secret). The file is read with the small YAML-subset parser
+// below (block mappings and sequences, quoted and plain scalars, one-line flow sequences); it
+// refuses anything else (anchors, multi-line scalars, flow mappings) rather than misreading it.
+
+type Yaml = string | number | boolean | null | Yaml[] | { [key: string]: Yaml };
+interface Line {
+  indent: number;
+  text: string;
+  no: number;
+}
+
+function stripComment(text: string): string {
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === quote) quote = null;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) return text.slice(0, i).trimEnd();
+  }
+  return text.trimEnd();
+}
+
+function splitFlow(inner: string, no: number): string[] {
+  const items: string[] = [];
+  let cur = '';
+  let quote: string | null = null;
+  for (const c of inner) {
+    if (quote) {
+      cur += c;
+      if (c === quote) quote = null;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      cur += c;
+    } else if (c === ',') {
+      items.push(cur.trim());
+      cur = '';
+    } else if (c === '[' || c === '{') throw new Error(`line ${no}: nested flow collections are not supported`);
+    else cur += c;
+  }
+  if (cur.trim()) items.push(cur.trim());
+  return items;
+}
+
+function scalar(raw: string, no: number): Yaml {
+  const s = raw.trim();
+  if (s === '' || s === '~' || s === 'null') return null;
+  if (/^[&*!|>{]/.test(s) || s.startsWith('<<')) throw new Error(`line ${no}: unsupported YAML: ${s}`);
+  if (s.startsWith('[')) {
+    if (!s.endsWith(']')) throw new Error(`line ${no}: multi-line flow sequences are not supported`);
+    return splitFlow(s.slice(1, -1), no).map((item) => scalar(item, no));
+  }
+  if (s.startsWith("'")) {
+    if (!s.endsWith("'") || s.length < 2) throw new Error(`line ${no}: unterminated quoted string`);
+    return s.slice(1, -1).replace(/''/g, "'");
+  }
+  if (s.startsWith('"')) {
+    if (!s.endsWith('"') || s.length < 2) throw new Error(`line ${no}: unterminated quoted string`);
+    return JSON.parse(s) as string;
+  }
+  if (s === 'true' || s === 'false') return s === 'true';
+  if (/^-?\d+(\.\d+)?$/.test(s)) return Number(s);
+  return s;
+}
+
+/** Splits `key: value` (key plain or quoted); returns null when the text is not a mapping entry. */
+function keyValue(text: string): [string, string] | null {
+  const m = /^('(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^'"\s][^:]*?)\s*:(?:\s+(.*))?$/.exec(text);
+  if (!m) return null;
+  const key = m[1]!;
+  return [key.startsWith("'") || key.startsWith('"') ? String(scalar(key, 0)) : key, m[2] ?? ''];
+}
+
+export function parseYamlSubset(source: string): Yaml {
+  const lines: Line[] = [];
+  source.split('\n').forEach((raw, i) => {
+    if (raw.includes('\t')) throw new Error(`line ${i + 1}: tabs are not allowed`);
+    const text = stripComment(raw);
+    if (text.trim() === '') return;
+    if (/^(---|\.\.\.)\s*$/.test(text)) throw new Error(`line ${i + 1}: multiple documents are not supported`);
+    lines.push({ indent: text.length - text.trimStart().length, text: text.trim(), no: i + 1 });
+  });
+  let pos = 0;
+
+  function block(indent: number): Yaml {
+    const first = lines[pos];
+    if (!first || first.indent < indent) return null;
+    return first.text === '-' || first.text.startsWith('- ') ? sequence(first.indent) : mapping(first.indent);
+  }
+
+  function value(rest: string, parentIndent: number, no: number): Yaml {
+    if (rest !== '') return scalar(rest, no);
+    const next = lines[pos];
+    if (!next) return null;
+    // A sequence may sit at its key's indentation; anything else must be indented deeper.
+    if (next.indent > parentIndent) return block(next.indent);
+    if (next.indent === parentIndent && (next.text === '-' || next.text.startsWith('- ')))
+      return sequence(parentIndent);
+    return null;
+  }
+
+  function mapping(indent: number, firstInline?: Line): Yaml {
+    const out: { [key: string]: Yaml } = {};
+    let line: Line | undefined = firstInline;
+    for (;;) {
+      if (!line) {
+        const next = lines[pos];
+        if (!next || next.indent < indent) break;
+        if (next.indent > indent) throw new Error(`line ${next.no}: unexpected indentation`);
+        if (next.text.startsWith('- ') || next.text === '-') break;
+        line = next;
+        pos++;
+      }
+      const kv = keyValue(line.text);
+      if (!kv) throw new Error(`line ${line.no}: expected "key: value", got: ${line.text}`);
+      if (kv[0] in out) throw new Error(`line ${line.no}: duplicate key ${kv[0]}`);
+      out[kv[0]] = value(kv[1], indent, line.no);
+      line = undefined;
+    }
+    return out;
+  }
+
+  function sequence(indent: number): Yaml {
+    const out: Yaml[] = [];
+    for (;;) {
+      const line = lines[pos];
+      if (!line || line.indent !== indent || !(line.text === '-' || line.text.startsWith('- '))) break;
+      pos++;
+      const rest = line.text === '-' ? '' : line.text.slice(2).trim();
+      if (rest === '') out.push(value('', indent, line.no));
+      else if (!rest.startsWith("'") && !rest.startsWith('"') && !rest.startsWith('[') && keyValue(rest)) {
+        // "- key: value" starts a mapping whose keys sit two columns further in
+        out.push(mapping(indent + 2, { indent: indent + 2, text: rest, no: line.no }));
+      } else out.push(scalar(rest, line.no));
+    }
+    return out;
+  }
+
+  const doc = block(0);
+  if (pos !== lines.length) throw new Error(`line ${lines[pos]!.no}: could not parse: ${lines[pos]!.text}`);
+  return doc;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const root = path.resolve(__dirname, '..');
+type Obj = { [key: string]: Yaml };
+const obj = (v: Yaml | undefined): Obj => {
+  if (v === null || v === undefined || typeof v !== 'object' || Array.isArray(v)) throw new Error('expected a mapping');
+  return v as Obj;
+};
+const compose = obj(parseYamlSubset(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8')));
+const services = obj(compose.services);
+const REMOTES = ['remote-mail', 'remote-admin', 'remote-rspamd', 'remote-haraka'];
+
+describe('YAML subset parser', () => {
+  test('reads mappings, sequences, quoting and flow lists', () => {
+    const doc = parseYamlSubset(
+      [
+        'a:',
+        '  b: 1',
+        "  c: 'it''s # not a comment'",
+        '  d: ["x", y] # comment',
+        '  e:',
+        '    - k: v',
+        '      n: true',
+        '    - plain',
+        'f:',
+        '- z',
+      ].join('\n'),
+    );
+    expect(doc).toEqual({
+      a: { b: 1, c: "it's # not a comment", d: ['x', 'y'], e: [{ k: 'v', n: true }, 'plain'] },
+      f: ['z'],
+    });
+  });
+  test('refuses what it does not understand', () => {
+    expect(() => parseYamlSubset('a: &x 1\nb: *x')).toThrow(/unsupported/);
+    expect(() => parseYamlSubset('a: |\n  text')).toThrow(/unsupported/);
+    expect(() => parseYamlSubset('a: 1\na: 2')).toThrow(/duplicate/);
+  });
+});
+
+describe('docker-compose.yml', () => {
+  test('has every container of DESIGN §1', () => {
+    expect(Object.keys(services).sort()).toEqual(
+      ['api', 'haraka', 'host', 'postgres', 'redis', 'rspamd', ...REMOTES].sort(),
+    );
+  });
+
+  test('every service has an image or a build whose Dockerfile exists', () => {
+    for (const [name, raw] of Object.entries(services)) {
+      const svc = obj(raw);
+      if (svc.image !== undefined) {
+        expect(typeof svc.image).toBe('string');
+        expect(String(svc.image)).toMatch(/^[\w./-]+:[\w.-]+$/); // pinned tag, never implicit latest
+        continue;
+      }
+      const build = obj(svc.build);
+      const context = path.resolve(root, String(build.context));
+      const dockerfile = path.resolve(context, String(build.dockerfile ?? 'Dockerfile'));
+      expect({ name, exists: existsSync(dockerfile) }).toEqual({ name, exists: true });
+      if (build.target !== undefined) {
+        expect(readFileSync(dockerfile, 'utf8')).toMatch(new RegExp(`^FROM .+ AS ${String(build.target)}$`, 'm'));
+      }
+    }
+  });
+
+  test('every service has a health check', () => {
+    for (const [name, raw] of Object.entries(services)) {
+      const hc = obj(obj(raw).healthcheck);
+      const test = hc.test as Yaml[];
+      expect({ name, ok: Array.isArray(test) && ['CMD', 'CMD-SHELL'].includes(String(test[0])) }).toEqual({
+        name,
+        ok: true,
+      });
+      expect(test.length).toBeGreaterThan(1);
+      expect(String(hc.interval)).toMatch(/^\d+s$/);
+    }
+  });
+
+  test('the api uses PostgreSQL and requires its secrets', () => {
+    const api = obj(services.api);
+    const env = obj(api.environment);
+    expect(String(env.QC_DATABASE_URL)).toMatch(/^postgres:\/\/[^@]+@postgres:5432\/\w+$/);
+    // ${VAR:?message} makes compose refuse to start without it: no default secret ever ships.
+    for (const key of ['QC_SECRET_KEY', 'QC_INGEST_TOKEN', 'QC_ADMIN_PASSWORD']) {
+      expect(String(env[key])).toMatch(new RegExp(`^\\$\\{${key}:\\?`));
+    }
+    expect(String(env.QC_DATABASE_URL)).toContain('${POSTGRES_PASSWORD:?');
+    expect(String(obj(obj(services.postgres).environment).POSTGRES_PASSWORD)).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+    expect(obj(obj(api.depends_on).postgres).condition).toBe('service_healthy');
+    expect(env.QC_HOST).toBe('0.0.0.0');
+    expect(env.QC_REMOTES_FILE).toBe('/config/remotes.json');
+    expect((api.volumes as string[]).some((v) => v.endsWith(':/config/remotes.json:ro'))).toBe(true);
+  });
+
+  test('the mail stack is wired: Haraka → api and Rspamd, Rspamd → Redis', () => {
+    const haraka = obj(services.haraka);
+    expect(obj(haraka.environment).QC_API_URL).toBe('http://api:8080');
+    expect(String(obj(haraka.environment).QC_INGEST_TOKEN)).toMatch(/^\$\{QC_INGEST_TOKEN:\?/);
+    expect(Object.keys(obj(haraka.depends_on)).sort()).toEqual(['api', 'rspamd']);
+    expect(obj(obj(services.rspamd).depends_on).redis).toEqual({ condition: 'service_healthy' });
+    expect(obj(obj(services.rspamd).environment).RSPAMD_REDIS).toBe('redis:6379');
+  });
+
+  test('the host proxies the api on the console origin and sets a CSP', () => {
+    const host = obj(services.host);
+    const args = obj(obj(host.build).args);
+    expect(args.APP).toBe('host');
+    const conf = readFileSync(path.join(root, 'docker', 'nginx', `${String(args.NGINX_CONF)}.conf.template`), 'utf8');
+    expect(conf).toMatch(/location \/api\/ \{\s*proxy_pass http:\/\/api:8080;/);
+    expect(conf).toMatch(/location = \/remotes\.json \{\s*proxy_pass http:\/\/api:8080;/);
+    expect(conf).toContain("object-src 'none'");
+    expect(conf).toMatch(/script-src 'self' \$\{QC_REMOTE_ORIGINS\}/);
+    expect(conf).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(obj(obj(host.depends_on).api).condition).toBe('service_healthy');
+  });
+
+  test('each remote is its own web container; the ones not in the repository yet are profile-gated', () => {
+    for (const name of REMOTES) {
+      const svc = obj(services[name]);
+      const args = obj(obj(svc.build).args);
+      expect(args.APP).toBe(name);
+      expect(args.NGINX_CONF).toBe('remote');
+      const present = existsSync(path.join(root, name, 'package.json'));
+      // `docker compose up` (no profile) must only build what exists
+      if (!present) expect({ name, profiles: svc.profiles }).toEqual({ name, profiles: ['all-remotes'] });
+    }
+    expect(obj(services['remote-mail']).profiles).toBeUndefined();
+  });
+
+  test('the remotes files point at the published remote ports', () => {
+    const published = new Map<string, string>();
+    for (const [name, raw] of Object.entries(services)) {
+      for (const p of (obj(raw).ports as string[] | undefined) ?? []) {
+        const m = /^\$\{\w+:-(\d+)\}:(\d+)$|^(\d+):(\d+)$/.exec(String(p));
+        expect(m).not.toBeNull();
+        const hostPort = m![1] ?? m![3]!;
+        expect(published.has(hostPort)).toBe(false); // no port published twice
+        published.set(hostPort, name);
+      }
+    }
+    for (const file of ['remotes.json', 'remotes.all.json']) {
+      const remotes = JSON.parse(readFileSync(path.join(root, 'docker', file), 'utf8')) as Record<string, string>;
+      expect(Object.keys(remotes)).toContain('remote_mail');
+      for (const [container, url] of Object.entries(remotes)) {
+        const u = new URL(url);
+        expect(u.pathname).toBe('/mf-manifest.json');
+        expect(published.get(u.port)).toBe(container.replace('_', '-'));
+      }
+    }
+  });
+
+  test('every named volume is declared and every service is on the network', () => {
+    const declared = Object.keys(obj(compose.volumes));
+    for (const [name, raw] of Object.entries(services)) {
+      for (const v of (obj(raw).volumes as string[] | undefined) ?? []) {
+        const source = String(v).split(':')[0]!;
+        if (!/^[.$/]/.test(source))
+          expect({ name, source, declared: declared.includes(source) }).toEqual({ name, source, declared: true });
+      }
+      const nets = obj(raw).networks;
+      expect(Array.isArray(nets) ? nets : Object.keys(obj(nets))).toContain('qc');
+    }
+  });
+});
