@@ -6,6 +6,7 @@ const path = require('node:path');
 const fs = require('node:fs');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MinimizerPlugin = require('minimizer-webpack-plugin');
+const zlib = require('node:zlib');
 
 /**
  * pnpm gives each package its own copy of webpack (peer variants). The federation plugin must use
@@ -85,6 +86,42 @@ class EmitStaticFilesPlugin {
         () => {
           for (const [name, content] of Object.entries(this.files)) {
             compilation.emitAsset(name, new webpack.sources.RawSource(content));
+          }
+        },
+      );
+    });
+  }
+}
+
+/**
+ * Writes a .br and a .gz beside every text asset, so the api serves them precompressed
+ * (@fastify/static preCompressed) at full compression with no work per request.
+ */
+class PrecompressPlugin {
+  apply(compiler) {
+    const { webpack } = compiler;
+    compiler.hooks.thisCompilation.tap('PrecompressPlugin', (compilation) => {
+      const cache = compilation.getCache('PrecompressPlugin');
+      compilation.hooks.processAssets.tapPromise(
+        { name: 'PrecompressPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_TRANSFER },
+        async (assets) => {
+          for (const name of Object.keys(assets)) {
+            if (!/\.(js|json|html|css|svg)$/.test(name)) continue;
+            const source = compilation.getAsset(name).source;
+            const buffer = source.buffer();
+            if (buffer.length < 1024) continue;
+            const etag = cache.getLazyHashedEtag(source);
+            const [br, gz] = await Promise.all(
+              ['br', 'gz'].map((kind) =>
+                cache.providePromise(`${name}.${kind}`, etag, async () =>
+                  kind === 'br'
+                    ? zlib.brotliCompressSync(buffer, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })
+                    : zlib.gzipSync(buffer, { level: 9 }),
+                ),
+              ),
+            );
+            compilation.emitAsset(`${name}.br`, new webpack.sources.RawSource(br));
+            compilation.emitAsset(`${name}.gz`, new webpack.sources.RawSource(gz));
           }
         },
       );
@@ -202,6 +239,7 @@ function hostConfig({ appDir, configFile, mode, title = 'Quarantine Console' }) 
       chunks: ['main'],
     }),
     new EmitStaticFilesPlugin({ 'favicon.svg': FAVICON_SVG }),
+    new PrecompressPlugin(),
   ];
   return config;
 }
@@ -211,7 +249,7 @@ function remoteConfig({ name, app, appDir, exposes, configFile, mode }) {
   const config = baseConfig({ app, appDir, mode, publicPath: 'auto', configFile });
   // A remote has no page of its own: the container entry is its only entry.
   config.entry = {};
-  config.plugins = [federation({ name, appDir, exposes })];
+  config.plugins = [federation({ name, appDir, exposes }), new PrecompressPlugin()];
   // The manifest plugin logs "Manifest will use absolute path resolution ... publicPath='auto'":
   // expected, the runtime resolves the remote's assets from the manifest's own URL.
   return config;
@@ -224,6 +262,7 @@ module.exports = {
   hostConfig,
   remoteConfig,
   EmitStaticFilesPlugin,
+  PrecompressPlugin,
   WORKSPACE_SINGLETONS,
   NPM_SINGLETONS,
 };

@@ -16,6 +16,7 @@ const staticDefaults = {
   wildcard: true, // looked up per request: a build finished after start-up is served at once
   suppressWarning: true, // a missing build is a normal state (not built yet), handled by the fallback
   serveDotFiles: false,
+  preCompressed: true, // the build writes .br/.gz beside each asset (@qc/mf-config PrecompressPlugin)
 } as const;
 
 /**

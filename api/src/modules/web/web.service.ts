@@ -10,7 +10,8 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Entry points must be revalidated (they name the hashed files); hashed files never change. */
 export function cacheControlFor(filePath: string): string {
-  const name = path.basename(filePath);
+  // A precompressed sibling (main.3f2a9c81.js.br) is cached like the file it encodes.
+  const name = path.basename(filePath).replace(/\.(br|gz)$/, '');
   if (ALWAYS_REVALIDATE.has(name) || name.endsWith('.html')) return NO_CACHE;
   return CONTENT_HASHED.test(name) ? IMMUTABLE : NO_CACHE;
 }

@@ -1,5 +1,6 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { DOCS_CSP } from './csp';
 
@@ -18,6 +19,7 @@ describe('built console', () => {
     write(path.join(staticDir, 'index.html'), '<!doctype html><title>QC shell</title>');
     write(path.join(staticDir, 'main.0123abcd4567ef89.js'), 'console.log(1)');
     write(path.join(staticDir, 'favicon.ico'), 'ico');
+    writeFileSync(path.join(staticDir, 'main.0123abcd4567ef89.js.br'), brotliCompressSync('console.log(1)'));
     write(path.join(remotesDir, 'remote-mail/dist/mf-manifest.json'), '{"name":"remote_mail"}');
     write(path.join(remotesDir, 'remote-mail/dist/remoteEntry.js'), 'var remote_mail;');
     write(path.join(remotesDir, 'remote-mail/dist/__federation_expose_Dashboard.8f9e0d1c.js'), '1');
@@ -40,6 +42,21 @@ describe('built console', () => {
     const chunk = await get('/remotes/remote-mail/__federation_expose_Dashboard.8f9e0d1c.js');
     expect(chunk.statusCode).toBe(200);
     expect(chunk.headers['cache-control']).toBe(IMMUTABLE);
+  });
+
+  test('a precompressed sibling is served to clients that accept it, cached like its file', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/main.0123abcd4567ef89.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe(IMMUTABLE);
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe('console.log(1)');
+    const plain = await get('/main.0123abcd4567ef89.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
   });
 
   test('SPA fallback: client routes get index.html; API, remotes and non-HTML requests do not', async () => {
@@ -118,9 +135,22 @@ describe('built console', () => {
       '/api/users/me/',
       '/api/dashboard/',
       '/api/health/',
+      '/api/auth/verify-totp/',
+      '/api/users/me/mfa/setup/',
+      '/api/users/me/mfa/enable/',
+      '/api/users/me/mfa/disable/',
+      '/api/users/me/mfa/backup-codes/',
+      '/api/users/me/email/confirm/',
+      '/api/users/me/password/',
+      '/api/users/me/preferences/',
+      '/api/feedback/',
+      '/api/feedback/{id}/images/{imageId}/',
     ]) {
       expect(paths).toContain(p);
     }
+    expect(Object.keys(spec.json().paths['/api/users/me/'])).toEqual(expect.arrayContaining(['get', 'patch']));
+    const feedbackForm = spec.json().paths['/api/feedback/'].post.requestBody.content['multipart/form-data'].schema;
+    expect(Object.keys(feedbackForm.properties)).toEqual(['type', 'message', 'email', 'image0', 'image1', 'image2']);
     expect(paths).not.toContain('/remotes.json');
     expect(spec.json().paths['/api/auth/login/'].post.requestBody.content['application/json'].schema.required).toEqual([
       'email',
