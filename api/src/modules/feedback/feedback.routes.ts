@@ -1,14 +1,13 @@
 import multipart from '@fastify/multipart';
 import {
   ApiError,
-  FEEDBACK_IMAGE_FIELDS,
   FEEDBACK_MESSAGES,
   FeedbackCreated,
   FeedbackFields,
   FeedbackList,
   FeedbackListQuery,
 } from '@qc/contracts';
-import { validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { HttpError } from '../../lib/http-error';
@@ -22,10 +21,12 @@ import {
   readFeedbackForm,
 } from './feedback.service';
 
-/** The form as documented in OpenAPI; the handler reads and checks the parts itself. */
-const FeedbackForm = FeedbackFields.extend(
-  Object.fromEntries(FEEDBACK_IMAGE_FIELDS.map((name) => [name, z.file().optional()])),
-);
+/** The form, for the OpenAPI document: the handler reads the multipart parts and checks them itself. */
+const FeedbackForm = FeedbackFields.extend({
+  image0: z.file().optional(),
+  image1: z.file().optional(),
+  image2: z.file().optional(),
+});
 
 export const feedbackRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   // Encapsulated: these limits apply to this plugin's routes only.
@@ -36,8 +37,8 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/feedback/',
     {
-      // The body schema is documentation: the handler reads and checks the multipart stream itself.
-      validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route)),
+      // The body schema documents the form; its rules are applied by readFeedbackForm, not here.
+      attachValidation: true,
       onRequest: [
         requireAuthHook(ctx),
         // Authenticated and counted before the body is read: a flood is refused without parsing uploads.

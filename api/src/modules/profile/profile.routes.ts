@@ -24,13 +24,21 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: Rea
         description:
           'Username (1–150 letters, digits, @ . + - _; unique), e-mail, first and last name. A new e-mail ' +
           'takes effect only when the link sent to it is confirmed (`pending_email` until then). External ' +
-          'users can change only their first and last name.',
+          'users can change only their first and last name. Asking for a new e-mail counts against ' +
+          'QC_REAUTH_RATE_MAX.',
         security,
         body: ProfileUpdate,
-        response: { 200: ProfileResponse, 400: ApiError, 401: ApiError, 409: ApiError, 502: ApiError },
+        response: { 200: ProfileResponse, 400: ApiError, 401: ApiError, 409: ApiError, 429: ApiError, 502: ApiError },
       },
     },
-    async (request) => updateProfile(ctx, currentAuth(request), request.body),
+    async (request) => {
+      const auth = currentAuth(request);
+      // Each new address gets a mail: asking for one counts against the user's budget of sensitive
+      // attempts, so nobody signed in can flood third-party inboxes.
+      const email = request.body.email?.toLowerCase();
+      if (email !== undefined && email !== auth.user.email) await reauth(request, auth.user.user_id);
+      return updateProfile(ctx, auth, request.body);
+    },
   );
 
   app.post(

@@ -92,7 +92,10 @@ async function sendConfirmation(deps: ProfileDeps, user: UserRow, newEmail: stri
     });
   } catch (err) {
     await deleteEmailChange(deps.db, id);
-    throw new HttpError(502, 'email_send_failed', `The confirmation e-mail could not be sent: ${String(err)}`);
+    // The relay's words go to the log (the error handler logs 5xx with their cause), not to the client.
+    throw Object.assign(new HttpError(502, 'email_send_failed', 'The confirmation e-mail could not be sent.'), {
+      cause: err,
+    });
   }
 }
 

@@ -198,6 +198,24 @@ describe('e-mail change', () => {
     expect((await me(wanter.access)).json().email).toBe('wanter@example.com');
   });
 
+  test('the relay refuses the mail: 502 email_send_failed, nothing pending, other changes not applied', async () => {
+    await t.createUser({ email: 'norelay@example.com' });
+    const { access } = await t.login('norelay@example.com');
+    // The test mailer records by push: make it fail like a relay that is down.
+    const push = t.mails.push;
+    t.mails.push = () => {
+      throw new Error('connect ECONNREFUSED');
+    };
+    try {
+      const res = await patch(access, { email: 'unreachable@example.com', first_name: 'Nope' });
+      expect(res.statusCode).toBe(502);
+      expect(res.json().code).toBe('email_send_failed');
+    } finally {
+      t.mails.push = push;
+    }
+    expect((await patch(access, {})).json()).toMatchObject({ pending_email: null, first_name: '' });
+  });
+
   test('the same e-mail as now is no change: nothing pending, nothing sent', async () => {
     await t.createUser({ email: 'same@example.com' });
     const { access } = await t.login('same@example.com');
@@ -274,5 +292,22 @@ describe('password checks are rate limited per user', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json().code).toBe('rate_limited');
     expect(limited.headers['retry-after']).toBeDefined();
+    // Asking for e-mail changes draws on the same budget (each one sends a mail).
+    const mail = await small.app.inject({
+      method: 'PATCH',
+      url: '/api/users/me/',
+      headers: bearer(access),
+      payload: { email: 'victim@example.net' },
+    });
+    expect(mail.statusCode).toBe(429);
+    expect(small.mails).toEqual([]);
+    // Other profile changes are not limited.
+    const names = await small.app.inject({
+      method: 'PATCH',
+      url: '/api/users/me/',
+      headers: bearer(access),
+      payload: { first_name: 'Still', email: 'guesser@example.com' },
+    });
+    expect(names.statusCode).toBe(200);
   });
 });
