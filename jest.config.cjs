@@ -40,6 +40,16 @@ module.exports = {
       testMatch: ['<rootDir>/api/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
     },
     {
+      // Real Haraka, Rspamd and Redis on loopback (started once per file); kept apart from 'api'
+      // so the PostgreSQL stage does not run them twice.
+      displayName: 'mail',
+      testEnvironment: 'node',
+      rootDir: '<rootDir>',
+      transform: { '^.+\\.(t|j)sx?$': swc },
+      transformIgnorePatterns,
+      testMatch: ['<rootDir>/haraka-plugin-qconsole/test/**/*.test.js', '<rootDir>/mailstack/test/**/*.test.js'],
+    },
+    {
       displayName: 'web',
       testEnvironment: '<rootDir>/test/jsdom-with-fetch.cjs',
       rootDir: '<rootDir>',

@@ -15,6 +15,8 @@ stage() { # stage <name> <command...>
 
 bash scripts/setup.sh
 ensure_apt chromium chromium fonts-liberation
+ensure_apt rspamd rspamd
+ensure_apt redis-server redis-server
 export QC_PG_PORT=${QC_PG_PORT:-55432}
 bash scripts/pg.sh start
 trap 'bash scripts/pg.sh stop' EXIT

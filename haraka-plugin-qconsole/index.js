@@ -1,0 +1,119 @@
+'use strict';
+// haraka-plugin-qconsole: the quarantine hand-off of the Quarantine Console.
+//
+// At the `queue` hook (after haraka-plugin-rspamd stored its verdict at data_post), mail whose
+// Rspamd action is in [quarantine] actions, or whose score reaches [quarantine] score_threshold,
+// is streamed with its envelope and verdict to the api (POST <url>/api/quarantine/ingest/,
+// multipart meta + message) and accepted (250) only once the api answered 2xx: it is then held
+// by the console and NOT forwarded. Any doubt (api down, non-2xx, timeout, an exception of ours)
+// answers DENYSOFT (4xx) so the sending MTA keeps the message and retries: never fail open.
+// Mail that is not quarantined continues (CONT) to the next queue plugin (queue/smtp_forward).
+//
+// List it in config/plugins after `rspamd` and before the delivering queue plugin. Its queue hook
+// also has a lower priority number than default-priority plugins, so it runs first whatever the
+// order of the queue plugins in that list.
+
+const { OK, DENYSOFT } = require('haraka-constants');
+const DSN = require('haraka-dsn');
+
+const { parseSettings } = require('./lib/settings');
+const { decide } = require('./lib/verdict');
+const { buildMeta } = require('./lib/meta');
+const { postIngest } = require('./lib/ingest');
+
+const QUEUE_PRIORITY = -10;
+const TEMPFAIL_TEXT = 'Temporary failure storing message, try again later';
+
+exports.register = function () {
+  this.load_qconsole_ini({ startup: true });
+  this.register_hook('queue', 'quarantine_or_pass', QUEUE_PRIORITY);
+};
+
+exports.load_qconsole_ini = function ({ startup = false } = {}) {
+  try {
+    const ini = this.config.get('qconsole.ini', { booleans: [] }, () => this.load_qconsole_ini());
+    this.settings = parseSettings(ini, process.env);
+    this.settings_error = null;
+  } catch (err) {
+    // At start-up a bad file stops Haraka (fail closed). A bad edit later (this runs from the
+    // config watcher, where a throw would kill Haraka) defers every message that needs
+    // quarantine until the file is fixed, rather than acting on settings nobody meant.
+    if (startup) throw err;
+    this.settings_error = err;
+    this.logerror(`qconsole.ini: ${err.message}; deferring quarantined mail until it is fixed`);
+    return;
+  }
+  if (!this.settings.token) {
+    this.logerror('no ingest token ([api] token or QC_INGEST_TOKEN): every quarantined message will be deferred');
+  }
+  this.loginfo(
+    `api ${this.settings.url.href}, actions ${[...this.settings.actions].join(',')}, ` +
+      `score_threshold ${this.settings.scoreThreshold ?? 'off'}, timeout ${this.settings.timeoutMs} ms`,
+  );
+};
+
+exports.tempfail = function () {
+  return DSN.sys_unspecified(TEMPFAIL_TEXT, 451);
+};
+
+exports.quarantine_or_pass = function (next, connection) {
+  let called = false;
+  const done = (code, msg) => {
+    if (called) return;
+    called = true;
+    next(code, msg);
+  };
+  const defer = (why) => {
+    try {
+      connection.logerror(this, `deferred: ${why}`);
+      connection.transaction?.results.add(this, { err: String(why) });
+    } catch {
+      /* logging must not change the answer */
+    }
+    done(DENYSOFT, this.tempfail());
+  };
+
+  try {
+    const txn = connection.transaction;
+    if (!txn) return defer('no transaction');
+    const verdict = txn.results.get('rspamd');
+    const decision = decide(verdict, this.settings);
+    if (decision.kind === 'pass') {
+      txn.results.add(this, { msg: `pass: ${decision.reason}` });
+      connection.loginfo(this, `not quarantined (${decision.reason})`);
+      return done();
+    }
+    if (decision.kind === 'defer') return defer(decision.reason);
+    if (this.settings_error) return defer(`qconsole.ini: ${this.settings_error.message}`);
+    if (!this.settings.token) return defer('no ingest token configured');
+
+    const { url, token, timeoutMs } = this.settings;
+    const meta = buildMeta(connection, txn, verdict);
+    postIngest({ url, token, timeoutMs, meta, messageStream: txn.message_stream })
+      .then(({ status, body }) => {
+        if (status < 200 || status > 299) {
+          return defer(`api answered HTTP ${status}: ${body.slice(0, 200).replace(/\s+/g, ' ')}`);
+        }
+        let id = '';
+        try {
+          id = String(JSON.parse(body).id ?? '');
+        } catch {
+          /* a 2xx is what counts; the id is for the log */
+        }
+        // The api holds it now: answer first, so no bookkeeping error can turn this into a 4xx
+        // (the retry would arrive under a new uuid and be stored twice).
+        done(OK, 'Message accepted');
+        try {
+          txn.notes.qconsole = { id, reason: decision.reason };
+          txn.results.add(this, { pass: 'quarantined', id });
+          connection.loginfo(this, `quarantined (${decision.reason}) as ${id || '?'}: HTTP ${status}`);
+        } catch {
+          /* the answer is given */
+        }
+      })
+      .catch((err) => defer(`ingest failed: ${err?.message ?? err}`))
+      .catch(() => done(DENYSOFT, this.tempfail()));
+  } catch (err) {
+    defer(`exception: ${err?.stack ?? err}`);
+  }
+};

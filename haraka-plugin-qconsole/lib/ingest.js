@@ -1,0 +1,117 @@
+'use strict';
+// POSTs meta (JSON) + the raw message (message/rfc822) as multipart/form-data to the api's ingest
+// endpoint, streaming the message from Haraka's message_stream (chunked transfer encoding, so a
+// 25 MiB message is never held in memory). Resolves with {status, body} once the answer has been
+// read; rejects on any network error, on timeout (the whole exchange) and on a stream error.
+
+const crypto = require('node:crypto');
+const http = require('node:http');
+const https = require('node:https');
+const { PassThrough } = require('node:stream');
+
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+function multipartParts(boundary, meta, filename) {
+  const head =
+    `--${boundary}\r\n` +
+    'Content-Disposition: form-data; name="meta"\r\n' +
+    'Content-Type: application/json; charset=utf-8\r\n\r\n' +
+    `${JSON.stringify(meta)}\r\n` +
+    `--${boundary}\r\n` +
+    `Content-Disposition: form-data; name="message"; filename="${filename.replace(/[^\w.@-]/g, '_')}"\r\n` +
+    'Content-Type: message/rfc822\r\n\r\n';
+  return { head: Buffer.from(head, 'utf8'), tail: Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8') };
+}
+
+/**
+ * @param {object} o
+ * @param {URL} o.url
+ * @param {string} o.token
+ * @param {number} o.timeoutMs
+ * @param {object} o.meta
+ * @param {{pipe: Function, unpipe?: Function, on: Function, removeListener: Function}} o.messageStream
+ * @param {string} [o.userAgent]
+ * @returns {Promise<{status: number, body: string}>}
+ */
+function postIngest({ url, token, timeoutMs, meta, messageStream, userAgent = 'haraka-plugin-qconsole' }) {
+  return new Promise((resolve, reject) => {
+    const boundary = `qconsole-${crypto.randomBytes(16).toString('hex')}`;
+    const { head, tail } = multipartParts(boundary, meta, `${meta.uuid}.eml`);
+    const client = url.protocol === 'https:' ? https : http;
+    let req = null;
+    let timer = null;
+    let bodySent = false;
+    let settled = false;
+
+    const onStreamError = (err) => finish(err instanceof Error ? err : new Error(String(err)));
+    const finish = (err, value) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      messageStream.removeListener('error', onStreamError);
+      if (err || !bodySent) {
+        // stop reading the spool before the socket goes (haraka/message-stream#22)
+        try {
+          messageStream.unpipe?.();
+        } catch {
+          /* already torn down */
+        }
+        req?.destroy();
+      }
+      if (err) reject(err);
+      else resolve(value);
+    };
+
+    try {
+      timer = setTimeout(() => finish(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      req = client.request(url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          accept: 'application/json',
+          'user-agent': userAgent,
+        },
+      });
+      req.on('error', (err) => finish(err));
+      req.on('finish', () => {
+        bodySent = true;
+      });
+      req.on('response', (res) => {
+        const chunks = [];
+        let size = 0;
+        res.on('data', (c) => {
+          if (size >= MAX_ANSWER_BYTES) return;
+          chunks.push(c);
+          size += c.length;
+        });
+        res.on('error', (err) => finish(err));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          // A 2xx before the api has the whole message cannot mean it stored it.
+          if (status >= 200 && status < 300 && !bodySent) {
+            finish(new Error(`HTTP ${status} before the message was fully sent`));
+            return;
+          }
+          finish(null, { status, body: Buffer.concat(chunks).toString('utf8') });
+        });
+      });
+
+      req.write(head);
+      const body = new PassThrough();
+      body.on('end', () => {
+        if (!settled) req.end(tail);
+      });
+      body.on('error', (err) => finish(err));
+      body.pipe(req, { end: false });
+      messageStream.on('error', onStreamError);
+      // Defaults: CRLF line endings, SMTP dot-stuffing removed = the message as the sender wrote it,
+      // plus the headers Haraka and the rspamd plugin added (Received, X-Rspamd-*).
+      messageStream.pipe(body);
+    } catch (err) {
+      finish(err instanceof Error ? err : new Error(String(err)));
+    }
+  });
+}
+
+module.exports = { postIngest, multipartParts };

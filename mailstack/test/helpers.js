@@ -1,0 +1,213 @@
+'use strict';
+// Helpers of the stack test: an SMTP client, test messages, an ingest stand-in (a real HTTP
+// server on 127.0.0.1) and the real api started on a temp SQLite directory.
+
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const nodemailer = require('nodemailer');
+const { GTUBE } = require('..');
+
+const TOKEN = `stack-test-${crypto.randomBytes(16).toString('hex')}`;
+
+/** A message as a sender writes it: CRLF, a line starting with a dot, 8-bit UTF-8 text. */
+function message({ from, to, subject, mid, spam = false }) {
+  return [
+    `From: Sender <${from}>`,
+    `To: <${to[0]}>`,
+    `Subject: ${subject}`,
+    `Message-ID: <${mid}>`,
+    'Date: Sat, 21 Nov 2026 22:00:00 +0000',
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=utf-8',
+    'Content-Transfer-Encoding: 8bit',
+    '',
+    'Hello Bob, are we still on for lunch on Friday? The usual place at noon works for me.',
+    '.this line starts with a dot (dot-stuffed on the wire, not in the message)',
+    'Grüße, Zoë',
+    ...(spam ? [GTUBE] : []),
+    '',
+  ].join('\r\n');
+}
+
+/** Sends over SMTP; resolves with the server's final answer ({code, response, uuid}). */
+async function send(port, { from, to, raw }) {
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    ignoreTLS: true,
+    name: 'client.stack.test',
+    connectionTimeout: 10000,
+    greetingTimeout: 10000,
+    socketTimeout: 30000,
+  });
+  try {
+    const info = await transport.sendMail({ envelope: { from, to }, raw });
+    return { code: Number(info.response.slice(0, 3)), response: info.response, uuid: uuidOf(info.response) };
+  } catch (err) {
+    return { code: err.responseCode ?? 0, response: String(err.response ?? err.message), uuid: uuidOf(err.response) };
+  } finally {
+    transport.close();
+  }
+}
+
+const uuidOf = (response) => /\(([0-9A-F-]{36}\.\d+)\)\s*$/i.exec(String(response ?? ''))?.[1] ?? null;
+
+/**
+ * Splits what Haraka handed on: its leading Received: header, the X-Rspamd-* headers that the
+ * rspamd plugin added, and the rest, which must be the sender's exact bytes.
+ */
+function splitHarakaHeaders(buf) {
+  const text = buf.toString('latin1'); // 1 byte = 1 char: offsets stay byte offsets
+  const eoh = text.indexOf('\r\n\r\n');
+  const headerLines = text.slice(0, eoh + 2).match(/[^\r\n]*\r\n/g);
+  const fields = [];
+  for (const line of headerLines) {
+    if (/^[ \t]/.test(line) && fields.length) fields[fields.length - 1] += line;
+    else fields.push(line);
+  }
+  const received = /^Received:/i.test(fields[0]) ? fields.shift() : null;
+  const rspamd = fields.filter((f) => /^X-Rspamd-/i.test(f));
+  const kept = fields.filter((f) => !/^X-Rspamd-/i.test(f));
+  return {
+    received,
+    rspamd,
+    original: Buffer.from(kept.join('') + text.slice(eoh + 2), 'latin1'),
+  };
+}
+
+/**
+ * Stands in for POST /api/quarantine/ingest/: a real HTTP server on 127.0.0.1 that checks the
+ * token, parses the multipart form with the platform's parser, answers 201 {id} (200 and the same
+ * id for a uuid it already has), and can be stopped (connection refused) and started again on
+ * the same port.
+ */
+async function startIngestStandIn(token) {
+  const received = [];
+  const ids = new Map();
+  const sockets = new Set();
+  let server = null;
+  let port = 0;
+  const handler = (req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', async () => {
+      const reply = (status, body) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      try {
+        if (req.method !== 'POST' || req.url !== '/api/quarantine/ingest/') return reply(404, { detail: 'Not found.' });
+        if (req.headers.authorization !== `Bearer ${token}`) return reply(401, { detail: 'bad token' });
+        const form = await new Response(Buffer.concat(chunks), {
+          headers: { 'content-type': req.headers['content-type'] },
+        }).formData();
+        const meta = JSON.parse(String(form.get('meta')));
+        const file = form.get('message');
+        const raw = Buffer.from(await file.arrayBuffer());
+        received.push({ meta, raw, type: file.type, headers: req.headers });
+        const known = ids.get(meta.uuid);
+        if (known) return reply(200, { id: known });
+        const id = `q${ids.size + 1}`;
+        ids.set(meta.uuid, id);
+        return reply(201, { id });
+      } catch (err) {
+        return reply(400, { detail: String(err) });
+      }
+    });
+  };
+  const listen = () =>
+    new Promise((resolve, reject) => {
+      server = http.createServer(handler);
+      server.on('connection', (s) => {
+        sockets.add(s);
+        s.on('close', () => sockets.delete(s));
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        port = server.address().port;
+        resolve();
+      });
+    });
+  const stop = () =>
+    new Promise((resolve) => {
+      if (!server) return resolve();
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+      server = null;
+    });
+  await listen();
+  return { url: `http://127.0.0.1:${port}`, received, stop, start: listen, close: stop };
+}
+
+/**
+ * The real api (api/src/server.ts: migrate, first admin, listen) on 127.0.0.1 with a temp SQLite
+ * data directory; stop() and start() again keep the data.
+ */
+async function startRealApi({ port, token }) {
+  const { loadConfig } = require('../../api/src/config');
+  const { startServer } = require('../../api/src/server');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qc-stack-api-'));
+  const admin = { email: 'admin@example.com', password: `pw-${crypto.randomBytes(8).toString('hex')}` };
+  // Only these variables: a developer's own QC_* settings must not leak into the test.
+  const env = {
+    QC_DATA_DIR: dataDir,
+    QC_HOST: '127.0.0.1',
+    QC_PORT: String(port),
+    QC_LOG_LEVEL: 'silent',
+    QC_INGEST_TOKEN: token,
+    QC_ADMIN_EMAIL: admin.email,
+    QC_ADMIN_PASSWORD: admin.password,
+    QC_ARGON2_MEMORY_KIB: '64',
+    QC_ARGON2_TIME_COST: '1',
+    QC_STATIC_DIR: path.join(dataDir, 'static'),
+    QC_REMOTES_DIR: path.join(dataDir, 'remotes'),
+  };
+  const config = loadConfig(env, dataDir);
+  let app = await startServer(config, () => {});
+  const base = `http://127.0.0.1:${port}`;
+  let access = null;
+  const call = async (method, url, body) => {
+    const headers = { accept: 'application/json' };
+    if (access) headers.authorization = `Bearer ${access}`;
+    if (body) headers['content-type'] = 'application/json';
+    const res = await fetch(base + url, { method, headers, body: body ? JSON.stringify(body) : undefined });
+    return res;
+  };
+  return {
+    url: base,
+    async stop() {
+      if (app) await app.close();
+      app = null;
+    },
+    async start() {
+      app = await startServer(config, () => {});
+    },
+    async login() {
+      const res = await call('POST', '/api/auth/login/', admin);
+      if (res.status !== 200) throw new Error(`login: ${res.status} ${await res.text()}`);
+      access = (await res.json()).access;
+    },
+    async json(url) {
+      const res = await call('GET', url);
+      if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+      return res.json();
+    },
+    async bytes(url) {
+      const res = await call('GET', url);
+      if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+      return Buffer.from(await res.arrayBuffer());
+    },
+    async close() {
+      await this.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+module.exports = { TOKEN, message, send, splitHarakaHeaders, startIngestStandIn, startRealApi, sleep };
