@@ -21,9 +21,11 @@ import { createTokenService } from './modules/auth/tokens';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { historyRoutes } from './modules/history/history.routes';
 import { mfaRoutes } from './modules/mfa/mfa.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
+import { quarantineRoutes } from './modules/quarantine/quarantine.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { consoleCsp, DOCS_CSP, DOCS_PREFIX } from './modules/web/csp';
 import { createRemotesSource } from './modules/web/remotes.service';
@@ -91,6 +93,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(preferencesRoutes, { ctx });
   await app.register(feedbackRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });
+  await app.register(quarantineRoutes, { ctx });
+  await app.register(historyRoutes, { ctx });
   await app.register(healthRoutes, { ctx });
   await app.register(webRoutes, { ctx, remotes });
 

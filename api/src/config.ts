@@ -38,6 +38,8 @@ export interface Config {
   retentionDays: number;
   admin: { email: string | null; password: string | null };
   ingestToken: string | null;
+  /** Largest ingest request body (multipart meta + message), bytes. */
+  ingestMaxBytes: number;
   smtpUrl: string | null;
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -107,6 +109,8 @@ const EnvSchema = z.object({
   QC_ADMIN_EMAIL: z.email().optional(),
   QC_ADMIN_PASSWORD: z.string().min(LIMITS.passwordMin).optional(),
   QC_INGEST_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  // Haraka's max.bytes (25 MiB) plus the form's overhead.
+  QC_INGEST_MAX_BYTES: int(26 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
   QC_SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -197,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     retentionDays: e.QC_RETENTION_DAYS,
     admin: { email: e.QC_ADMIN_EMAIL?.toLowerCase() ?? null, password: e.QC_ADMIN_PASSWORD ?? null },
     ingestToken: e.QC_INGEST_TOKEN ?? null,
+    ingestMaxBytes: e.QC_INGEST_MAX_BYTES,
     smtpUrl: e.QC_SMTP_URL ?? null,
     mailFrom: e.QC_MAIL_FROM ?? 'quarantine-console@localhost',
     // Links in e-mails use this, never the request's Host header.

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
+import { m0003_quarantine } from './migration-0003-quarantine';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -217,6 +218,7 @@ const m0002_account: Migration = {
 const MIGRATIONS: Record<string, Migration> = {
   '0001_core': m0001_core,
   '0002_account': m0002_account,
+  '0003_quarantine': m0003_quarantine,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

@@ -48,7 +48,14 @@ export interface SessionsTable {
   revoked_at: number | null;
 }
 
-export const RECIPIENT_STATUSES = ['pending', 'releasing', 'released', 'release_failed', 'deleted'] as const;
+export const RECIPIENT_STATUSES = [
+  'pending',
+  'releasing',
+  'released',
+  'release_failed',
+  'release_unknown',
+  'deleted',
+] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export interface QuarantineMessagesTable {
@@ -62,6 +69,66 @@ export interface QuarantineMessagesTable {
   size: number;
   message_id: string | null;
   created_at: number;
+  // 0003_quarantine: every e-mail field of spec §3 (JSON columns hold arrays).
+  envelope_from: string;
+  required_score: number | null;
+  header_date: number | null;
+  helo: string | null;
+  ip_address: string | null;
+  country: string | null;
+  sender_domain: string | null;
+  mime_user: string | null;
+  mime_domain: string | null;
+  dkim: string | null;
+  spf: string | null;
+  dedup_key: string | null;
+  recipient_count: number;
+  attachments: string;
+  urls: string;
+  symbols: string;
+  headers: string;
+  body_text: string | null;
+  body_html: string | null;
+  body_truncated: number;
+}
+
+/** The original bytes of a quarantined message. */
+export interface QuarantineRawTable {
+  message_id: string;
+  sha256: string;
+  data: Buffer;
+}
+
+export type DeliveryOutcome =
+  'in_progress' | 'released' | 'partially_released' | 'relay_refused' | 'relay_unreachable' | 'release_unknown';
+
+/** One release attempt (accepted/rejected: JSON arrays of addresses). */
+export interface QuarantineDeliveriesTable {
+  id: string;
+  message_id: string;
+  actor_id: string | null;
+  actor_email: string;
+  started_at: number;
+  finished_at: number | null;
+  outcome: DeliveryOutcome;
+  response: string | null;
+  accepted: string;
+  rejected: string;
+}
+
+/** Append-only audit trail: every download, release and delete. */
+export interface HistoryTable {
+  id: string;
+  created_at: number;
+  actor_id: string | null;
+  actor_email: string;
+  actor_role: Role;
+  actor_domain: string | null;
+  action: 'download' | 'release' | 'delete';
+  email_id: string;
+  result: 'success' | 'failure';
+  code: string | null;
+  ip_address: string | null;
 }
 
 /** Status lives per recipient (DESIGN §4); received_at is copied here for the keyset indexes. */
@@ -72,6 +139,8 @@ export interface QuarantineRecipientsTable {
   status: RecipientStatus;
   received_at: number;
   updated_at: number;
+  /** The claim while releasing, then the last delivery attempt (quarantine_deliveries.id). */
+  delivery_id: string | null;
 }
 
 export type CountScope = 'global' | 'domain';
@@ -147,6 +216,9 @@ export interface Database {
   quarantine_messages: QuarantineMessagesTable;
   quarantine_recipients: QuarantineRecipientsTable;
   quarantine_counts: QuarantineCountsTable;
+  quarantine_raw: QuarantineRawTable;
+  quarantine_deliveries: QuarantineDeliveriesTable;
+  history: HistoryTable;
   mfa_backup_codes: MfaBackupCodesTable;
   mfa_partial_tokens: MfaPartialTokensTable;
   email_changes: EmailChangesTable;

@@ -31,5 +31,17 @@ export const ERROR_CODES = [
   'email_send_failed', // 502, the confirmation e-mail could not be handed to the SMTP relay
   'database_unavailable', // 503, /api/health/
   'remotes_unavailable', // 503, /remotes.json cannot be read
+  // Quarantine (DESIGN §4)
+  'email_not_found', // 404, unknown e-mail or none of its recipients is the caller's ("Email not found")
+  'already_released', // 409, nothing left to release: already released
+  'release_in_progress', // 409, another release of these recipients is under way
+  'confirm_resend_required', // 409, the last release's outcome is unknown: retry with {confirm_resend: true}
+  'email_deleted', // 409, the e-mail was deleted: it cannot be released
+  'invalid_envelope', // 400, CR, LF or NUL (or <>, spaces) in a value that would reach SMTP
+  'relay_refused', // 502, the SMTP relay refused the release (with `delivery`); retry allowed
+  'relay_unreachable', // 502, the SMTP relay could not be reached; retry allowed
+  'release_unknown', // 502, connection lost after DATA: delivered or not is unknown
+  'relay_not_configured', // 503, QC_SMTP_URL is unset
+  'ingest_disabled', // 503, QC_INGEST_TOKEN is unset
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

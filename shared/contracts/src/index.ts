@@ -12,3 +12,5 @@ export * from './mfa';
 export * from './profile';
 export * from './preferences';
 export * from './feedback';
+export * from './quarantine';
+export * from './history';

@@ -3,10 +3,10 @@ import type { Db } from '../../db/database';
 import type { AuthContext } from '../auth/auth.service';
 import { countsForRecipient, countsForScope, type StatusCounts } from './dashboard.repository';
 
-/** Counts recipient rows (status is per recipient). Mail still held — releasing or failed — is pending. */
+/** Counts recipient rows (status is per recipient). Mail still held — releasing, failed or unknown — is pending. */
 function toDashboard(c: StatusCounts): DashboardCounts {
   return {
-    pending: (c.pending ?? 0) + (c.releasing ?? 0) + (c.release_failed ?? 0),
+    pending: (c.pending ?? 0) + (c.releasing ?? 0) + (c.release_failed ?? 0) + (c.release_unknown ?? 0),
     released: c.released ?? 0,
     deleted: c.deleted ?? 0,
   };

@@ -1,23 +1,67 @@
-import { sql } from 'kysely';
+import { sql, SqliteAdapter, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, DbExecutor } from '../../db/database';
-import type { CountScope, RecipientStatus } from '../../db/schema';
+import type {
+  CountScope,
+  DeliveryOutcome,
+  HistoryTable,
+  QuarantineDeliveriesTable,
+  QuarantineMessagesTable,
+  RecipientStatus,
+} from '../../db/schema';
 import { newId } from '../../lib/ids';
+import { insertHistory } from '../history/history.repository';
 
-export interface NewQuarantinedMessage {
-  uuid?: string | null;
-  receivedAt: number;
-  sender: string;
-  subject: string | null;
-  score: number | null;
-  action: string;
-  size: number;
-  messageId?: string | null;
-  recipients: string[];
+/** Which recipient rows a caller sees (DESIGN §4 "Per recipient"). */
+export type Scope =
+  { kind: 'all' } | { kind: 'domain'; domain: string } | { kind: 'recipient'; address: string } | { kind: 'none' };
+
+/** Rows per multi-row INSERT: far below SQLite's and PostgreSQL's bound-parameter limits. */
+const BATCH = 500;
+
+const isSqlite = (db: DbExecutor) => db.getExecutor().adapter instanceof SqliteAdapter;
+
+function chunks<T>(items: T[], size = BATCH): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
-type CountKey = `${CountScope}\u0000${string}\u0000${RecipientStatus}`;
+/**
+ * The scope as a condition on a quarantine_recipients alias (or on the search table's columns).
+ * `noIndex` (SQLite): a unary + keeps the planner off that column's index.
+ */
+function scopeSql(scope: Scope, alias?: string, noIndex = false): RawBuilder<SqlBool> {
+  const col = (name: string) => {
+    const ref = sql.ref(alias ? `${alias}.${name}` : name);
+    return noIndex ? sql`+${ref}` : ref;
+  };
+  switch (scope.kind) {
+    case 'all':
+      return sql<SqlBool>`1 = 1`;
+    case 'domain':
+      return sql<SqlBool>`${col('domain')} = ${scope.domain}`;
+    case 'recipient':
+      return sql<SqlBool>`${col('recipient')} = ${scope.address}`;
+    default:
+      return sql<SqlBool>`1 = 0`;
+  }
+}
 
-function addDelta(deltas: Map<CountKey, number>, domain: string, status: RecipientStatus, d: number) {
+/** Case-insensitive substring match, the user's text taken literally (no wildcards). */
+function containsSql(db: DbExecutor, ref: string, value: string): RawBuilder<SqlBool> {
+  const pattern = `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return isSqlite(db)
+    ? sql<SqlBool>`${sql.ref(ref)} like ${pattern} escape '\\'`
+    : sql<SqlBool>`${sql.ref(ref)} ilike ${pattern}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counters (dashboard read model), kept in the writer's transaction.
+
+type CountKey = `${CountScope}\u0000${string}\u0000${RecipientStatus}`;
+export type CountDeltas = Map<CountKey, number>;
+
+function addDelta(deltas: CountDeltas, domain: string, status: RecipientStatus, d: number) {
   for (const key of [`global\u0000*\u0000${status}`, `domain\u0000${domain}\u0000${status}`] as CountKey[]) {
     deltas.set(key, (deltas.get(key) ?? 0) + d);
   }
@@ -27,7 +71,7 @@ function addDelta(deltas: Map<CountKey, number>, domain: string, status: Recipie
  * Applies counter deltas inside the caller's transaction. Keys are applied in sorted order so
  * concurrent PostgreSQL writers lock counter rows in the same order (no deadlock).
  */
-async function applyCountDeltas(trx: DbExecutor, deltas: Map<CountKey, number>): Promise<void> {
+async function applyCountDeltas(trx: DbExecutor, deltas: CountDeltas): Promise<void> {
   for (const key of [...deltas.keys()].sort()) {
     const n = deltas.get(key)!;
     if (n === 0) continue;
@@ -46,11 +90,60 @@ export function recipientDomain(address: string): string {
   return address.slice(address.lastIndexOf('@') + 1);
 }
 
-/** Stores a message, one pending row per distinct recipient, and the counters — all or nothing. */
+// ---------------------------------------------------------------------------------------------
+// Ingest
+
+/** The parsed fields beyond the minimal ones (all optional: tests may store bare messages). */
+export type MessageDetails = Partial<
+  Pick<
+    QuarantineMessagesTable,
+    | 'envelope_from'
+    | 'required_score'
+    | 'header_date'
+    | 'helo'
+    | 'ip_address'
+    | 'country'
+    | 'sender_domain'
+    | 'mime_user'
+    | 'mime_domain'
+    | 'dkim'
+    | 'spf'
+    | 'dedup_key'
+    | 'attachments'
+    | 'urls'
+    | 'symbols'
+    | 'headers'
+    | 'body_text'
+    | 'body_html'
+    | 'body_truncated'
+  >
+>;
+
+export interface NewQuarantinedMessage {
+  uuid?: string | null;
+  receivedAt: number;
+  sender: string;
+  subject: string | null;
+  score: number | null;
+  action: string;
+  size: number;
+  messageId?: string | null;
+  recipients: string[];
+  details?: MessageDetails;
+  /** The original bytes (quarantine_raw). */
+  raw?: { data: Buffer; sha256: string };
+}
+
+/**
+ * Stores a message, its raw bytes, one pending row per distinct recipient (batched), the text index
+ * (SQLite) and the counters — all in one transaction: when this resolves, the mail is durable.
+ * A uuid or dedup_key seen before fails with a unique violation (nothing is written).
+ */
 export async function insertQuarantinedMessage(db: Db, msg: NewQuarantinedMessage): Promise<string> {
   const now = Date.now();
   const id = newId(msg.receivedAt);
   const recipients = [...new Set(msg.recipients.map((r) => r.trim().toLowerCase()))];
+  const details = msg.details ?? {};
   return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('quarantine_messages')
@@ -65,27 +158,501 @@ export async function insertQuarantinedMessage(db: Db, msg: NewQuarantinedMessag
         size: msg.size,
         message_id: msg.messageId ?? null,
         created_at: now,
+        envelope_from: details.envelope_from ?? '',
+        required_score: details.required_score ?? null,
+        header_date: details.header_date ?? null,
+        helo: details.helo ?? null,
+        ip_address: details.ip_address ?? null,
+        country: details.country ?? null,
+        sender_domain: details.sender_domain ?? null,
+        mime_user: details.mime_user ?? null,
+        mime_domain: details.mime_domain ?? null,
+        dkim: details.dkim ?? null,
+        spf: details.spf ?? null,
+        dedup_key: details.dedup_key ?? null,
+        recipient_count: recipients.length,
+        attachments: details.attachments ?? '[]',
+        urls: details.urls ?? '[]',
+        symbols: details.symbols ?? '[]',
+        headers: details.headers ?? '[]',
+        body_text: details.body_text ?? null,
+        body_html: details.body_html ?? null,
+        body_truncated: details.body_truncated ?? 0,
       })
       .execute();
-    const deltas = new Map<CountKey, number>();
-    if (recipients.length) {
+    if (msg.raw) {
+      await trx
+        .insertInto('quarantine_raw')
+        .values({ message_id: id, sha256: msg.raw.sha256, data: msg.raw.data })
+        .execute();
+    }
+    const deltas: CountDeltas = new Map();
+    for (const batch of chunks(recipients)) {
       await trx
         .insertInto('quarantine_recipients')
         .values(
-          recipients.map((recipient) => ({
+          batch.map((recipient) => ({
             message_id: id,
             recipient,
             domain: recipientDomain(recipient),
             status: 'pending' as const,
             received_at: msg.receivedAt,
             updated_at: now,
+            delivery_id: null,
           })),
         )
         .execute();
-      for (const r of recipients) addDelta(deltas, recipientDomain(r), 'pending', 1);
     }
+    for (const r of recipients) addDelta(deltas, recipientDomain(r), 'pending', 1);
+    if (isSqlite(trx)) await indexForSearch(trx, id, msg, recipients);
     await applyCountDeltas(trx, deltas);
     return id;
+  });
+}
+
+/** SQLite FTS5 trigram rows: one for the message's text, one per recipient (scoped matches). */
+async function indexForSearch(trx: DbExecutor, id: string, msg: NewQuarantinedMessage, recipients: string[]) {
+  const body = [msg.subject ?? '', msg.sender, msg.details?.envelope_from ?? ''].join('\n');
+  await sql`insert into quarantine_search (message_id, recipient, domain, body) values (${id}, '', '', ${body})`.execute(
+    trx,
+  );
+  for (const batch of chunks(recipients, 200)) {
+    const rows = batch.map((r) => sql`(${id}, ${r}, ${recipientDomain(r)}, ${r})`);
+    await sql`insert into quarantine_search (message_id, recipient, domain, body) values ${sql.join(rows)}`.execute(
+      trx,
+    );
+  }
+}
+
+export async function findIdByUuid(db: DbExecutor, uuid: string): Promise<string | undefined> {
+  const row = await db.selectFrom('quarantine_messages').select('id').where('uuid', '=', uuid).executeTakeFirst();
+  return row?.id;
+}
+
+export async function findIdByDedupKey(db: DbExecutor, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('quarantine_messages').select('id').where('dedup_key', '=', key).executeTakeFirst();
+  return row?.id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// List
+
+export interface ListFilters {
+  /** Recipient statuses to match (any visible recipient in one of them); null = any status. */
+  statuses: RecipientStatus[] | null;
+  q?: string;
+  /** The ids a 3+ character `q` matches, when few (found first); else the match is a subquery. */
+  textIds?: string[];
+  sender?: string;
+  recipient?: string;
+  action?: string;
+  scoreMin?: number;
+  scoreMax?: number;
+  dateFrom?: number;
+  dateTo?: number;
+}
+
+export interface ListKey {
+  received_at: number;
+  message_id: string;
+}
+
+/** Shorter terms have no trigram: they are matched with LIKE on the rows the keyset scan reads. */
+export const TRIGRAM_MIN = 3;
+/**
+ * A text search with at most this many hits is answered hits first (the trigram index finds them,
+ * then only their rows are sorted); with more, the scope's index is walked in keyset order and each
+ * row's message is tested, which finds a page quickly because hits are then frequent.
+ */
+export const HITS_FIRST_MAX = 2000;
+
+/**
+ * One keyset page of message keys the caller may see, newest first: (received_at, id) strictly
+ * after `after`. Driven by the scope's index on quarantine_recipients ((recipient|domain|-),
+ * received_at DESC, message_id DESC, status); message filters join quarantine_messages. No OFFSET,
+ * no count. A text search of 3+ characters first asks the trigram index (FTS5 on SQLite, pg_trgm
+ * GIN on PostgreSQL) for at most HITS_FIRST_MAX + 1 hits: few hits are read by primary key and
+ * sorted; many are matched row by row along the keyset scan (which stops after one page).
+ */
+export async function listKeys(
+  db: DbExecutor,
+  scope: Scope,
+  f: ListFilters,
+  after: ListKey | null,
+  limit: number,
+): Promise<ListKey[]> {
+  if (f.q !== undefined && f.q.length >= TRIGRAM_MIN && !f.textIds) {
+    const hits = await textHitIds(db, scope, f.q, HITS_FIRST_MAX);
+    if (hits.complete && !hits.ids.length) return [];
+    if (hits.complete) f = { ...f, textIds: hits.ids };
+  }
+  const { rows } = await listKeysQuery(db, scope, f, after, limit).execute(db);
+  return rows.map((r) => ({ received_at: Number(r.received_at), message_id: r.message_id }));
+}
+
+/** The SQL of listKeys (exported for the query-plan test). */
+export function listKeysQuery(
+  db: DbExecutor,
+  scope: Scope,
+  f: ListFilters,
+  after: ListKey | null,
+  limit: number,
+): RawBuilder<ListKey> {
+  const needsMessage =
+    f.sender !== undefined || f.action !== undefined || f.scoreMin !== undefined || f.scoreMax !== undefined;
+  // Few text hits: their rows by primary key, then sorted. SQLite has no statistics to see that, so
+  // the other indexed columns are hidden from its planner (unary +).
+  const hitsFirst = f.textIds !== undefined && isSqlite(db);
+  const receivedAt = hitsFirst ? sql`+r.received_at` : sql`r.received_at`;
+  const conditions: Expression<SqlBool>[] = [scopeSql(scope, 'r', hitsFirst)];
+  if (f.statuses) conditions.push(sql<SqlBool>`r.status in (${sql.join(f.statuses)})`);
+  if (f.dateFrom !== undefined) conditions.push(sql<SqlBool>`${receivedAt} >= ${f.dateFrom}`);
+  if (f.dateTo !== undefined) conditions.push(sql<SqlBool>`${receivedAt} <= ${f.dateTo}`);
+  if (f.recipient !== undefined) conditions.push(containsSql(db, 'r.recipient', f.recipient));
+  if (f.action !== undefined) conditions.push(sql<SqlBool>`m.action = ${f.action}`);
+  if (f.scoreMin !== undefined) conditions.push(sql<SqlBool>`m.score >= ${f.scoreMin}`);
+  if (f.scoreMax !== undefined) conditions.push(sql<SqlBool>`m.score <= ${f.scoreMax}`);
+  if (f.sender !== undefined) {
+    conditions.push(
+      sql<SqlBool>`(${containsSql(db, 'm.sender', f.sender)} or ${containsSql(db, 'm.envelope_from', f.sender)})`,
+    );
+  }
+  if (f.textIds) {
+    conditions.push(sql<SqlBool>`r.message_id in (${sql.join(f.textIds)})`);
+  } else if (f.q !== undefined) {
+    // Many hits (or a term too short for trigrams): tested on each row the keyset scan reads — the
+    // message's subject and senders, and this (visible) recipient's address.
+    const text = ['t.subject', 't.sender', 't.envelope_from'].map((c) => containsSql(db, c, f.q!));
+    conditions.push(
+      sql<SqlBool>`(exists (select 1 from quarantine_messages t where t.id = r.message_id and (${sql.join(text, sql` or `)}))
+        or ${containsSql(db, 'r.recipient', f.q)})`,
+    );
+  }
+  if (after) {
+    conditions.push(
+      sql<SqlBool>`(${receivedAt} < ${after.received_at} or (${receivedAt} = ${after.received_at} and r.message_id < ${after.message_id}))`,
+    );
+  }
+  // A user has one row per message (the primary key is (message_id, recipient)): no DISTINCT needed.
+  const distinct = scope.kind === 'recipient' ? sql`` : sql`distinct`;
+  const join = needsMessage ? sql`join quarantine_messages m on m.id = r.message_id` : sql``;
+  return sql<ListKey>`select ${distinct} r.received_at, r.message_id
+    from quarantine_recipients r ${join}
+    where ${sql.join(conditions, sql` and `)}
+    order by r.received_at desc, r.message_id desc
+    limit ${limit}`;
+}
+
+/**
+ * The ids of messages whose subject or senders, or one of whose recipients in scope, contain `q`
+ * (3+ characters), from the trigram indexes — complete when there are at most `limit` (else only
+ * `complete: false`: the index read stops early for a common term).
+ */
+export async function textHitIds(
+  db: DbExecutor,
+  scope: Scope,
+  q: string,
+  limit: number,
+): Promise<{ ids: string[]; complete: boolean }> {
+  // A message can be hit more than once (its text and each recipient): read a margin, count unique ids.
+  const cap = limit * 2 + 1;
+  let query: RawBuilder<{ message_id: string }>;
+  if (isSqlite(db)) {
+    const phrase = `"${q.replaceAll('"', '""')}"`;
+    query = sql`select message_id from quarantine_search
+      where quarantine_search match ${phrase} and (recipient = '' or ${scopeSql(scope)})
+      limit ${cap}`;
+  } else {
+    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = sql`select id as message_id from quarantine_messages
+        where subject ilike ${pattern} or sender ilike ${pattern} or envelope_from ilike ${pattern}
+      union all
+      select message_id from quarantine_recipients where recipient ilike ${pattern} and ${scopeSql(scope)}
+      limit ${cap}`;
+  }
+  const { rows } = await query.execute(db);
+  const ids = [...new Set(rows.map((r) => r.message_id))];
+  return rows.length < cap && ids.length <= limit ? { ids, complete: true } : { ids: [], complete: false };
+}
+
+export type ListMessageRow = Pick<
+  QuarantineMessagesTable,
+  'id' | 'received_at' | 'sender' | 'subject' | 'score' | 'action' | 'size'
+>;
+
+export async function listMessages(db: DbExecutor, ids: string[]): Promise<ListMessageRow[]> {
+  if (!ids.length) return [];
+  return db
+    .selectFrom('quarantine_messages')
+    .select(['id', 'received_at', 'sender', 'subject', 'score', 'action', 'size'])
+    .where('id', 'in', ids)
+    .execute();
+}
+
+export interface RecipientRow {
+  message_id: string;
+  recipient: string;
+  status: RecipientStatus;
+  updated_at: number;
+}
+
+/** The first `perMessage` recipients (by address) the caller sees of each message. */
+export async function firstRecipients(
+  db: DbExecutor,
+  ids: string[],
+  scope: Scope,
+  perMessage: number,
+): Promise<RecipientRow[]> {
+  if (!ids.length) return [];
+  const { rows } = await sql<RecipientRow>`select message_id, recipient, status, updated_at from (
+      select message_id, recipient, status, updated_at,
+        row_number() over (partition by message_id order by recipient) as rn
+      from quarantine_recipients
+      where message_id in (${sql.join(ids)}) and ${scopeSql(scope)}
+    ) t where rn <= ${perMessage}
+    order by message_id, recipient`.execute(db);
+  return rows.map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
+}
+
+export interface StatusCount {
+  message_id: string;
+  status: RecipientStatus;
+  n: number;
+}
+
+/**
+ * Recipient rows the caller sees, per message and status. A claim older than `staleBefore`
+ * (the process died mid-release) counts as release_unknown.
+ */
+export async function statusCounts(
+  db: DbExecutor,
+  ids: string[],
+  scope: Scope,
+  staleBefore: number,
+): Promise<StatusCount[]> {
+  if (!ids.length) return [];
+  const { rows } = await sql<StatusCount>`select message_id, s as status, count(*) as n from (
+      select message_id,
+        case when status = 'releasing' and updated_at < ${staleBefore} then 'release_unknown' else status end as s
+      from quarantine_recipients
+      where message_id in (${sql.join(ids)}) and ${scopeSql(scope)}
+    ) t group by message_id, s`.execute(db);
+  return rows.map((r) => ({ ...r, n: Number(r.n) }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Detail, raw
+
+export type MessageRow = QuarantineMessagesTable;
+
+export async function findMessage(db: DbExecutor, id: string): Promise<MessageRow | undefined> {
+  return db.selectFrom('quarantine_messages').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findRaw(db: DbExecutor, id: string): Promise<Buffer | undefined> {
+  const row = await db.selectFrom('quarantine_raw').select('data').where('message_id', '=', id).executeTakeFirst();
+  return row ? Buffer.from(row.data) : undefined;
+}
+
+export type DeliveryRow = QuarantineDeliveriesTable;
+
+/** The latest release attempt that concerned a recipient the caller sees. */
+export async function lastDelivery(db: DbExecutor, id: string, scope: Scope): Promise<DeliveryRow | undefined> {
+  const { rows } = await sql<DeliveryRow>`select d.* from quarantine_deliveries d
+    where d.id in (select delivery_id from quarantine_recipients
+      where message_id = ${id} and delivery_id is not null and ${scopeSql(scope)})
+    order by d.started_at desc, d.id desc limit 1`.execute(db);
+  const row = rows[0];
+  return row
+    ? {
+        ...row,
+        started_at: Number(row.started_at),
+        finished_at: row.finished_at === null ? null : Number(row.finished_at),
+      }
+    : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Status changes: compare-and-set per source status, counters and history in the same transaction.
+
+type HistoryRow = Omit<HistoryTable, 'id'>;
+
+/** Moves the caller's rows of one message from each of `from` to `to`; returns the rows moved. */
+async function moveScoped(
+  trx: DbExecutor,
+  messageId: string,
+  scope: Scope,
+  from: { status: RecipientStatus; staleBefore?: number }[],
+  to: RecipientStatus,
+  now: number,
+  deliveryId: string | null | undefined,
+  deltas: CountDeltas,
+): Promise<{ recipient: string; domain: string }[]> {
+  const moved: { recipient: string; domain: string }[] = [];
+  for (const source of from) {
+    let query = trx
+      .updateTable('quarantine_recipients')
+      .set(
+        deliveryId === undefined
+          ? { status: to, updated_at: now }
+          : { status: to, updated_at: now, delivery_id: deliveryId },
+      )
+      .where('message_id', '=', messageId)
+      .where('status', '=', source.status)
+      .where(scopeSql(scope));
+    if (source.staleBefore !== undefined) query = query.where('updated_at', '<', source.staleBefore);
+    const rows = await query.returning(['recipient', 'domain']).execute();
+    for (const r of rows) {
+      addDelta(deltas, r.domain, source.status, -1);
+      addDelta(deltas, r.domain, to, 1);
+      moved.push(r);
+    }
+  }
+  return moved;
+}
+
+export interface ClaimInput {
+  messageId: string;
+  scope: Scope;
+  /** Source statuses; `staleBefore` on 'releasing' takes over claims older than that. */
+  from: { status: RecipientStatus; staleBefore?: number }[];
+  actorId: string;
+  actorEmail: string;
+  now: number;
+}
+
+/**
+ * Claims the caller's releasable rows of a message for one delivery attempt (status → releasing,
+ * delivery_id → the attempt). Compare-and-set: of two racing calls, the rows go to one; the other
+ * claims nothing. Returns the attempt's id and the claimed rows (none: nothing was written).
+ */
+export async function claimForRelease(
+  db: Db,
+  input: ClaimInput,
+): Promise<{ deliveryId: string; claimed: { recipient: string; domain: string }[] }> {
+  const deliveryId = newId(input.now);
+  const empty = Symbol('nothing claimed');
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('quarantine_deliveries')
+        .values({
+          id: deliveryId,
+          message_id: input.messageId,
+          actor_id: input.actorId,
+          actor_email: input.actorEmail,
+          started_at: input.now,
+          finished_at: null,
+          outcome: 'in_progress',
+          response: null,
+          accepted: '[]',
+          rejected: '[]',
+        })
+        .execute();
+      const deltas: CountDeltas = new Map();
+      const claimed = await moveScoped(
+        trx,
+        input.messageId,
+        input.scope,
+        input.from,
+        'releasing',
+        input.now,
+        deliveryId,
+        deltas,
+      );
+      if (!claimed.length) throw empty; // rolls the attempt row back
+      await applyCountDeltas(trx, deltas);
+      return { deliveryId, claimed };
+    });
+  } catch (err) {
+    if (err === empty) return { deliveryId, claimed: [] };
+    throw err;
+  }
+}
+
+export interface FinishInput {
+  messageId: string;
+  deliveryId: string;
+  outcome: DeliveryOutcome;
+  response: string | null;
+  accepted: string[];
+  rejected: string[];
+  /** New status of each claimed recipient still held by this attempt. */
+  statusOf: (recipient: string) => RecipientStatus;
+  claimed: string[];
+  now: number;
+  history: HistoryRow;
+}
+
+/** Records a delivery attempt's outcome on the attempt, the recipient rows it still holds, the counters and the history. */
+export async function finishRelease(db: Db, input: FinishInput): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('quarantine_deliveries')
+      .set({
+        outcome: input.outcome,
+        finished_at: input.now,
+        response: input.response,
+        accepted: JSON.stringify(input.accepted),
+        rejected: JSON.stringify(input.rejected),
+      })
+      .where('id', '=', input.deliveryId)
+      .execute();
+    const byStatus = new Map<RecipientStatus, string[]>();
+    for (const r of input.claimed) {
+      const s = input.statusOf(r);
+      byStatus.set(s, [...(byStatus.get(s) ?? []), r]);
+    }
+    const deltas: CountDeltas = new Map();
+    for (const [to, recipients] of byStatus) {
+      // One status for all: no address list needed (the claim token selects the rows).
+      const groups = byStatus.size === 1 ? [null] : chunks(recipients);
+      for (const group of groups) {
+        let query = trx
+          .updateTable('quarantine_recipients')
+          .set({ status: to, updated_at: input.now })
+          .where('message_id', '=', input.messageId)
+          .where('delivery_id', '=', input.deliveryId)
+          .where('status', '=', 'releasing');
+        if (group) query = query.where('recipient', 'in', group);
+        const rows = await query.returning('domain').execute();
+        for (const r of rows) {
+          addDelta(deltas, r.domain, 'releasing', -1);
+          addDelta(deltas, r.domain, to, 1);
+        }
+      }
+    }
+    await applyCountDeltas(trx, deltas);
+    await insertHistory(trx, input.history);
+  });
+}
+
+/**
+ * Soft delete: the caller's held rows (pending, release_failed, release_unknown) → deleted, with the
+ * counters and (when a row moved) the history row, in one transaction. Returns how many rows moved.
+ */
+export async function softDelete(
+  db: Db,
+  messageId: string,
+  scope: Scope,
+  now: number,
+  history: HistoryRow,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const deltas: CountDeltas = new Map();
+    const moved = await moveScoped(
+      trx,
+      messageId,
+      scope,
+      [{ status: 'pending' }, { status: 'release_failed' }, { status: 'release_unknown' }],
+      'deleted',
+      now,
+      undefined,
+      deltas,
+    );
+    await applyCountDeltas(trx, deltas);
+    if (moved.length) await insertHistory(trx, history);
+    return moved.length;
   });
 }
 
@@ -110,7 +677,7 @@ export async function transitionRecipient(
       .returning('domain')
       .executeTakeFirst();
     if (!moved) return false;
-    const deltas = new Map<CountKey, number>();
+    const deltas: CountDeltas = new Map();
     addDelta(deltas, moved.domain, from, -1);
     addDelta(deltas, moved.domain, to, 1);
     await applyCountDeltas(trx, deltas);

@@ -1,0 +1,109 @@
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { parseConnectionUrl } from 'nodemailer/lib/shared';
+import { Readable } from 'node:stream';
+
+/**
+ * What came of handing one message to the relay:
+ * - sent: the relay took it (for `accepted`; `rejected` recipients were refused at RCPT);
+ * - refused: the relay answered 4xx/5xx (to the envelope or to the data): not delivered;
+ * - unreachable: no answer before the data was sent (connect, greeting, timeout): not delivered;
+ * - unknown: the connection was lost while or after the data was sent, without a final answer —
+ *   the relay may or may not have queued it.
+ */
+export type RelayResult =
+  | { outcome: 'sent'; response: string; accepted: string[]; rejected: string[] }
+  | { outcome: 'refused'; response: string | null; accepted: string[]; rejected: string[] }
+  | { outcome: 'unreachable'; response: string | null; error: string }
+  | { outcome: 'unknown'; response: string | null; error: string };
+
+export interface RelayTimeouts {
+  connectionTimeout: number;
+  greetingTimeout: number;
+  /** Inactivity on the socket, at any point. */
+  socketTimeout: number;
+}
+
+export const DEFAULT_RELAY_TIMEOUTS: RelayTimeouts = {
+  connectionTimeout: 30_000,
+  greetingTimeout: 30_000,
+  socketTimeout: 120_000,
+};
+
+interface SmtpError extends Error {
+  response?: string;
+  responseCode?: number;
+  code?: string;
+}
+
+/**
+ * Sends `raw` as is (no re-encoding: the relay gets these bytes, dot-stuffed on the wire) with the
+ * given envelope to the relay named by an smtp:// or smtps:// URL (credentials in the URL are used
+ * for AUTH). Never throws: every failure is classified, and which phase it happened in decides
+ * between "not delivered" and "unknown" — the message stream is only read once the relay has
+ * answered DATA with 354.
+ */
+export function relayRaw(
+  url: string,
+  envelope: { from: string; to: string[] },
+  raw: Buffer,
+  timeouts: RelayTimeouts = DEFAULT_RELAY_TIMEOUTS,
+): Promise<RelayResult> {
+  const { auth, ...options } = parseConnectionUrl(url) as ReturnType<typeof parseConnectionUrl> & {
+    auth?: { user?: string; pass?: string };
+  };
+  let dataStarted = false;
+  const message = new Readable({
+    read() {
+      dataStarted = true;
+      this.push(raw);
+      this.push(null);
+    },
+  });
+
+  return new Promise((resolve) => {
+    let connection: SMTPConnection;
+    let settled = false;
+    const finish = (result: RelayResult, quit: boolean) => {
+      if (settled) return;
+      settled = true;
+      try {
+        if (quit) connection.quit();
+        else connection.close();
+      } catch {
+        // already closed
+      }
+      resolve(result);
+    };
+    const fail = (err: SmtpError) => {
+      const response = err.response ?? null;
+      if (err.responseCode && err.responseCode >= 400) {
+        finish({ outcome: 'refused', response, accepted: [], rejected: [...envelope.to] }, false);
+      } else if (dataStarted) {
+        finish({ outcome: 'unknown', response, error: err.message }, false);
+      } else {
+        finish({ outcome: 'unreachable', response, error: err.message }, false);
+      }
+    };
+
+    try {
+      connection = new SMTPConnection({ ...options, ...timeouts, logger: false });
+    } catch (err) {
+      resolve({ outcome: 'unreachable', response: null, error: (err as Error).message });
+      return;
+    }
+    connection.on('error', fail);
+    connection.connect((connectError) => {
+      if (connectError) return fail(connectError);
+      const send = () =>
+        connection.send({ from: envelope.from, to: envelope.to, size: raw.length }, message, (err, info) => {
+          if (err || !info) return fail(err ?? new Error('no answer'));
+          finish({ outcome: 'sent', response: info.response, accepted: info.accepted, rejected: info.rejected }, true);
+        });
+      if (auth?.user) {
+        connection.login({ user: auth.user, pass: auth.pass ?? '' }, (err) => (err ? fail(err) : send()));
+      } else {
+        send();
+      }
+    });
+  });
+}

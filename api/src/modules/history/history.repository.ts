@@ -1,0 +1,55 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { DbExecutor } from '../../db/database';
+import type { HistoryTable } from '../../db/schema';
+import { newId } from '../../lib/ids';
+
+export type HistoryRow = HistoryTable;
+
+/** Appends one audit row (in the caller's transaction when given one). Rows are never updated. */
+export async function insertHistory(db: DbExecutor, row: Omit<HistoryRow, 'id'>): Promise<string> {
+  const id = newId(row.created_at);
+  await db
+    .insertInto('history')
+    .values({ id, ...row })
+    .execute();
+  return id;
+}
+
+/** Which rows a caller sees: their own, their domain's users', or all. */
+export type HistoryScope = { kind: 'all' } | { kind: 'domain'; domain: string } | { kind: 'actor'; userId: string };
+
+export interface HistoryFilters {
+  action?: HistoryRow['action'];
+  /** An e-mail (lower-cased) or a user id. */
+  user?: string;
+  dateFrom?: number;
+  dateTo?: number;
+}
+
+/** Newest first; keyset on (created_at, id), driven by the scope's (…, created_at DESC, id DESC) index. */
+export async function listHistory(
+  db: DbExecutor,
+  scope: HistoryScope,
+  f: HistoryFilters,
+  after: { createdAt: number; id: string } | null,
+  limit: number,
+): Promise<HistoryRow[]> {
+  let query = db.selectFrom('history').selectAll();
+  if (scope.kind === 'domain') query = query.where('actor_domain', '=', scope.domain);
+  if (scope.kind === 'actor') query = query.where('actor_id', '=', scope.userId);
+  if (f.action) query = query.where('action', '=', f.action);
+  if (f.user) {
+    const user = f.user;
+    query = query.where((eb) =>
+      user.includes('@') ? eb('actor_email', '=', user.toLowerCase()) : eb('actor_id', '=', user),
+    );
+  }
+  if (f.dateFrom !== undefined) query = query.where('created_at', '>=', f.dateFrom);
+  if (f.dateTo !== undefined) query = query.where('created_at', '<=', f.dateTo);
+  if (after) {
+    const keyset: Expression<SqlBool> = sql<SqlBool>`(created_at < ${after.createdAt} or (created_at = ${after.createdAt} and id < ${after.id}))`;
+    query = query.where(keyset);
+  }
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({ ...r, created_at: Number(r.created_at) }));
+}

@@ -1,0 +1,57 @@
+import type { HistoryList, HistoryListQuery } from '@qc/contracts';
+import type { Db } from '../../db/database';
+import { HttpError } from '../../lib/http-error';
+import type { AuthContext } from '../auth/auth.service';
+import { dateBound } from '../quarantine/quarantine.service';
+import { listHistory, type HistoryScope } from './history.repository';
+
+/** A user sees their own actions, a domain_admin those of their domain's users (themselves included), an admin all. */
+export function historyScopeFor(auth: AuthContext): HistoryScope {
+  const { user } = auth;
+  if (user.role === 'admin') return { kind: 'all' };
+  if (user.role === 'domain_admin' && user.domain_name) return { kind: 'domain', domain: user.domain_name };
+  return { kind: 'actor', userId: user.user_id };
+}
+
+function encodeCursor(createdAt: number, id: string): string {
+  return Buffer.from(`${createdAt}.${id}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: number; id: string } {
+  const [time, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
+  const createdAt = Number(time);
+  if (!id || rest.length || !/^\d+$/.test(time ?? '') || !Number.isSafeInteger(createdAt) || !/^\w+$/.test(id)) {
+    throw new HttpError(400, 'validation_error', 'The request is not valid.', { cursor: 'Invalid cursor.' });
+  }
+  return { createdAt, id };
+}
+
+export async function historyPage(db: Db, auth: AuthContext, query: HistoryListQuery): Promise<HistoryList> {
+  const rows = await listHistory(
+    db,
+    historyScopeFor(auth),
+    {
+      action: query.action,
+      user: query.user,
+      dateFrom: dateBound(query.date_from, false),
+      dateTo: dateBound(query.date_to, true),
+    },
+    query.cursor ? decodeCursor(query.cursor) : null,
+    query.page_size + 1,
+  );
+  const page = rows.slice(0, query.page_size);
+  const last = page[page.length - 1];
+  return {
+    results: page.map((r) => ({
+      id: r.id,
+      date: new Date(r.created_at).toISOString(),
+      user: { id: r.actor_id, email: r.actor_email, role: r.actor_role },
+      action: r.action,
+      email_id: r.email_id,
+      ip_address: r.ip_address,
+      result: r.result,
+      code: r.code,
+    })),
+    next_cursor: rows.length > query.page_size && last ? encodeCursor(last.created_at, last.id) : null,
+  };
+}

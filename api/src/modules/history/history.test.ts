@@ -1,0 +1,126 @@
+import { bearer, createTestApp, type TestApp } from '../../test/helpers';
+import { ingestOk, INGEST_TOKEN, meta, mime } from '../../test/quarantine';
+
+let t: TestApp;
+const tokens: Record<string, string> = {};
+const ids: string[] = [];
+
+interface Entry {
+  id: string;
+  date: string;
+  user: { id: string | null; email: string; role: string };
+  action: string;
+  email_id: string;
+  ip_address: string | null;
+  result: string;
+  code: string | null;
+}
+
+beforeAll(async () => {
+  // 127.0.0.1 (app.inject's address) is a trusted proxy here: X-Forwarded-For gives the client.
+  t = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN, QC_TRUSTED_PROXIES: '127.0.0.1' });
+  for (const [email, role, domain] of [
+    ['root@admin.example', 'admin', undefined],
+    ['boss@a.example', 'domain_admin', 'a.example'],
+    ['ann@a.example', 'user', 'a.example'],
+    ['carl@b.example', 'user', 'b.example'],
+  ] as const) {
+    await t.createUser({ email, role, domain });
+    tokens[email] = (await t.login(email)).access;
+  }
+  ids.push(await ingestOk(t, meta({ rcpt_to: ['ann@a.example', 'carl@b.example'] }), mime({ subject: 'one' })));
+  ids.push(await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'two' })));
+  const act = async (email: string, method: 'GET' | 'DELETE', url: string, ip: string) => {
+    await new Promise((r) => setTimeout(r, 3)); // distinct milliseconds: a fixed order to assert
+    return t.app.inject({ method, url, headers: { ...bearer(tokens[email]!), 'x-forwarded-for': ip } });
+  };
+  expect((await act('ann@a.example', 'GET', `/api/quarantine/${ids[0]}/raw/`, '198.51.100.1')).statusCode).toBe(200);
+  expect((await act('carl@b.example', 'GET', `/api/quarantine/${ids[0]}/raw/`, '198.51.100.2')).statusCode).toBe(200);
+  expect((await act('ann@a.example', 'DELETE', `/api/quarantine/${ids[1]}/`, '198.51.100.1')).statusCode).toBe(204);
+  expect((await act('carl@b.example', 'DELETE', `/api/quarantine/${ids[1]}/`, '198.51.100.2')).statusCode).toBe(404);
+  expect((await act('boss@a.example', 'GET', `/api/quarantine/${ids[1]}/raw/`, '198.51.100.3')).statusCode).toBe(200);
+});
+afterAll(() => t.close());
+
+async function history(email: string, query = ''): Promise<{ results: Entry[]; next_cursor: string | null }> {
+  const res = await t.app.inject({ method: 'GET', url: `/api/history/${query}`, headers: bearer(tokens[email]!) });
+  expect(res.statusCode).toBe(200);
+  return res.json();
+}
+
+test('admin sees every action, newest first, with the client IP from a trusted proxy', async () => {
+  const { results } = await history('root@admin.example');
+  expect(results.map((r) => [r.user.email, r.action, r.result, r.code, r.ip_address])).toEqual([
+    ['boss@a.example', 'download', 'success', null, '198.51.100.3'],
+    ['carl@b.example', 'delete', 'failure', 'email_not_found', '198.51.100.2'],
+    ['ann@a.example', 'delete', 'success', null, '198.51.100.1'],
+    ['carl@b.example', 'download', 'success', null, '198.51.100.2'],
+    ['ann@a.example', 'download', 'success', null, '198.51.100.1'],
+  ]);
+  expect(results[0]).toMatchObject({ email_id: ids[1], user: { role: 'domain_admin' } });
+  expect(Date.parse(results[0]!.date)).toBeGreaterThan(Date.now() - 60_000);
+});
+
+test('a user sees their own actions; a domain_admin those of their domain’s users', async () => {
+  expect((await history('ann@a.example')).results.map((r) => r.user.email)).toEqual(['ann@a.example', 'ann@a.example']);
+  expect((await history('carl@b.example')).results.map((r) => r.action)).toEqual(['delete', 'download']);
+  expect((await history('boss@a.example')).results.map((r) => r.user.email)).toEqual([
+    'boss@a.example',
+    'ann@a.example',
+    'ann@a.example',
+  ]);
+});
+
+test('filters: action, user (e-mail or id), dates; keyset pages', async () => {
+  expect((await history('root@admin.example', '?action=delete')).results).toHaveLength(2);
+  expect((await history('root@admin.example', '?user=CARL%40b.example')).results).toHaveLength(2);
+  const carlId = (await history('carl@b.example')).results[0]!.user.id!;
+  expect((await history('root@admin.example', `?user=${carlId}`)).results).toHaveLength(2);
+  expect((await history('root@admin.example', '?date_to=2000-01-01')).results).toEqual([]);
+  const bad = await t.app.inject({
+    method: 'GET',
+    url: '/api/history/?action=nope',
+    headers: bearer(tokens['ann@a.example']!),
+  });
+  expect(bad.statusCode).toBe(400);
+
+  const all = (await history('root@admin.example')).results.map((r) => r.id);
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await history('root@admin.example', `?page_size=2${cursor ? `&cursor=${cursor}` : ''}`);
+    seen.push(...page.results.map((r) => r.id));
+    cursor = page.next_cursor;
+  } while (cursor && seen.length < 20);
+  expect(seen).toEqual(all);
+});
+
+test('without a trusted proxy, X-Forwarded-For is ignored', async () => {
+  const plain = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN });
+  try {
+    await plain.createUser({ email: 'ann@a.example', role: 'user' });
+    const token = (await plain.login('ann@a.example')).access;
+    const id = await ingestOk(plain, meta({ rcpt_to: ['ann@a.example'] }));
+    await plain.app.inject({
+      method: 'GET',
+      url: `/api/quarantine/${id}/raw/`,
+      headers: { ...bearer(token), 'x-forwarded-for': '203.0.113.9' },
+    });
+    const res = await plain.app.inject({ method: 'GET', url: '/api/history/', headers: bearer(token) });
+    expect(res.json().results[0].ip_address).toBe('127.0.0.1');
+  } finally {
+    await plain.close();
+  }
+});
+
+test('history rows are never changed by later actions (append-only)', async () => {
+  const before = await t.db.selectFrom('history').selectAll().orderBy('id').execute();
+  await t.app.inject({
+    method: 'DELETE',
+    url: `/api/quarantine/${ids[0]}/`,
+    headers: bearer(tokens['ann@a.example']!),
+  });
+  const after = await t.db.selectFrom('history').selectAll().orderBy('id').execute();
+  expect(after.slice(0, before.length)).toEqual(before);
+  expect(after).toHaveLength(before.length + 1);
+});

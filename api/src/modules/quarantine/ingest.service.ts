@@ -1,0 +1,221 @@
+import type { Multipart } from '@fastify/multipart';
+import { INGEST_LIMITS, IngestMeta, MAIL_ACTIONS, type MailAction, type RspamdSymbol } from '@qc/contracts';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AppContext } from '../../app-context';
+import { isUniqueViolation } from '../../db/database';
+import { HttpError, unauthorized } from '../../lib/http-error';
+import { issuesToErrors } from '../../lib/validation';
+import { parseMessage } from './message-parser';
+import { findIdByDedupKey, findIdByUuid, insertQuarantinedMessage } from './quarantine.repository';
+
+type Deps = Pick<AppContext, 'db'>;
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest();
+
+/**
+ * Service authentication of the ingest (Haraka's plugin): `Authorization: Bearer <QC_INGEST_TOKEN>`,
+ * compared in constant time (digests of equal length, whatever the input's length).
+ */
+export function checkIngestToken(configured: string | null, header: string | undefined): void {
+  if (!configured) throw new HttpError(503, 'ingest_disabled', 'Ingest is disabled: QC_INGEST_TOKEN is unset.');
+  const match = /^Bearer ([^\s]+)$/.exec(header ?? '');
+  if (!match) throw unauthorized('not_authenticated', 'The ingest token was not provided.');
+  if (!timingSafeEqual(sha256(match[1]!), sha256(configured))) {
+    throw unauthorized('token_invalid', 'The ingest token is not valid.');
+  }
+}
+
+const invalid = (errors: Record<string, string>) =>
+  new HttpError(400, 'validation_error', 'The request is not valid.', errors);
+const tooLarge = () => new HttpError(413, 'payload_too_large', 'The message is too large.');
+
+/** @fastify/multipart limits for the ingest form: one `meta` field, one `message` file. */
+export function ingestMultipartLimits(maxBytes: number) {
+  return { fileSize: maxBytes, files: 1, fields: 4, fieldSize: INGEST_LIMITS.metaMaxBytes, parts: 8 };
+}
+
+const NOT_JSON = 'Not valid JSON.';
+
+/**
+ * Reads the form: `meta` (JSON, as a text field or a part of type application/json) and `message`
+ * (a file part: the raw bytes).
+ */
+export async function readIngestForm(parts: AsyncIterable<Multipart>): Promise<{ meta: IngestMeta; raw: Buffer }> {
+  let metaValue: unknown;
+  let raw: Buffer | undefined;
+  try {
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (part.fieldname === 'message') raw = data;
+      } else if (part.fieldname === 'meta') {
+        if (part.valueTruncated) throw tooLarge();
+        metaValue = part.value;
+      }
+    }
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && /^FST_(REQ_FILE_TOO_LARGE|PARTS_LIMIT|FILES_LIMIT|FIELDS_LIMIT)$/.test(code)) {
+      throw tooLarge();
+    }
+    // An application/json part that does not parse (secure-json-parse also refuses __proto__ keys).
+    if (code === 'FST_INVALID_JSON_FIELD_ERROR') throw invalid({ meta: NOT_JSON });
+    if (code === 'FST_PROTO_VIOLATION') throw invalid({ non_field_errors: 'Invalid field name.' });
+    throw err;
+  }
+  const errors: Record<string, string> = {};
+  if (metaValue === undefined) errors.meta = 'Required.';
+  if (!raw) errors.message = 'Required.';
+  else if (!raw.length) errors.message = 'The message is empty.';
+  if (metaValue === undefined || !raw || !raw.length) throw invalid(errors);
+  let json: unknown = metaValue; // already parsed when the part was application/json
+  if (typeof metaValue === 'string') {
+    try {
+      // Keys named __proto__ are dropped while parsing (nothing can reach a prototype).
+      json = JSON.parse(metaValue, (key, value: unknown) => (key === '__proto__' ? undefined : value));
+    } catch {
+      throw invalid({ meta: NOT_JSON });
+    }
+  }
+  const parsed = IngestMeta.safeParse(json);
+  if (!parsed.success) {
+    const inner = issuesToErrors(parsed.error.issues, '');
+    throw invalid(Object.fromEntries(Object.entries(inner).map(([k, v]) => [k ? `meta.${k}` : 'meta', v])));
+  }
+  return { meta: parsed.data, raw };
+}
+
+const ACTION_SET = new Set<string>(MAIL_ACTIONS);
+
+/** Rspamd's action ("rewrite subject", "no action", …) in the console's words (spec §4). */
+export function normalizeAction(action: string | null | undefined): MailAction {
+  const name = (action ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+  return ACTION_SET.has(name) ? (name as MailAction) : 'custom';
+}
+
+// Rspamd's symbols for the DKIM and SPF verdicts; the first one present wins (failures first).
+const DKIM_SYMBOLS: [string, string][] = [
+  ['R_DKIM_REJECT', 'fail'],
+  ['R_DKIM_PERMFAIL', 'permerror'],
+  ['R_DKIM_TEMPFAIL', 'temperror'],
+  ['R_DKIM_ALLOW', 'pass'],
+  ['R_DKIM_NA', 'none'],
+];
+const SPF_SYMBOLS: [string, string][] = [
+  ['R_SPF_FAIL', 'fail'],
+  ['R_SPF_SOFTFAIL', 'softfail'],
+  ['R_SPF_PERMFAIL', 'permerror'],
+  ['R_SPF_DNSFAIL', 'temperror'],
+  ['R_SPF_NEUTRAL', 'neutral'],
+  ['R_SPF_ALLOW', 'pass'],
+  ['R_SPF_NA', 'none'],
+];
+
+export interface RspamdFacts {
+  symbols: RspamdSymbol[];
+  dkim: string | null;
+  spf: string | null;
+  country: string | null;
+}
+
+export function rspamdFacts(meta: IngestMeta): RspamdFacts {
+  const entries = Object.entries(meta.rspamd?.symbols ?? {});
+  const symbols: RspamdSymbol[] = entries
+    .map(([key, s]) => ({
+      symbol: s.name || key,
+      score: s.score ?? s.metric_score ?? 0,
+      description: s.description ?? null,
+      options: s.options ?? [],
+      group: s.group ?? s.groups?.[0] ?? null,
+    }))
+    .sort((a, b) => b.score - a.score || a.symbol.localeCompare(b.symbol));
+  const names = new Set(symbols.map((s) => s.symbol));
+  const verdict = (table: [string, string][]) => table.find(([name]) => names.has(name))?.[1] ?? null;
+  // Rspamd's asn module: ASN symbol with an option like "asn:15169, ipnet:…, country:US".
+  const asn = symbols.find((s) => s.symbol === 'ASN')?.options.join(' ') ?? '';
+  const country = meta.country?.trim() || /\bcountry:([A-Za-z]{2})\b/.exec(asn)?.[1]?.toUpperCase() || null;
+  return { symbols, dkim: verdict(DKIM_SYMBOLS), spf: verdict(SPF_SYMBOLS), country };
+}
+
+const domainOf = (address: string) => {
+  const at = address.lastIndexOf('@');
+  return at > 0 ? address.slice(at + 1).toLowerCase() : null;
+};
+
+/** Clock skew tolerated on a received_at given by the plugin; later is taken as now. */
+const FUTURE_SKEW_MS = 5 * 60 * 1000;
+
+/**
+ * Stores a quarantined message (DESIGN §4 ingest). Idempotent: the same Haraka uuid, or the same
+ * envelope and bytes under a new uuid, returns the id already stored (created: false). Resolves
+ * only once the transaction committed.
+ */
+export async function ingestMessage(
+  deps: Deps,
+  meta: IngestMeta,
+  raw: Buffer,
+  log?: { warn(obj: object, msg: string): void },
+): Promise<{ id: string; created: boolean }> {
+  const known = await findIdByUuid(deps.db, meta.uuid);
+  if (known) return { id: known, created: false };
+
+  const recipients = [...new Set(meta.rcpt_to.map((r) => r.trim().toLowerCase()))].sort();
+  const mailFrom = meta.mail_from.trim();
+  const rawHash = sha256(raw).toString('hex');
+  const dedupKey = sha256(`${mailFrom.toLowerCase()}\n${recipients.join('\n')}\n${rawHash}`).toString('hex');
+  const same = await findIdByDedupKey(deps.db, dedupKey);
+  if (same) return { id: same, created: false };
+
+  const parsed = await parseMessage(raw);
+  if (parsed.error) log?.warn({ uuid: meta.uuid, error: parsed.error }, 'quarantined message could not be parsed');
+  const facts = rspamdFacts(meta);
+  const now = Date.now();
+  const given = meta.received_at ? Date.parse(meta.received_at) : NaN;
+  const receivedAt = Number.isFinite(given) && given <= now + FUTURE_SKEW_MS ? given : now;
+
+  try {
+    const id = await insertQuarantinedMessage(deps.db, {
+      uuid: meta.uuid,
+      receivedAt,
+      sender: parsed.from ?? mailFrom,
+      subject: parsed.subject,
+      score: meta.rspamd?.score ?? null,
+      action: normalizeAction(meta.rspamd?.action),
+      size: raw.length,
+      messageId: parsed.messageId,
+      recipients,
+      raw: { data: raw, sha256: rawHash },
+      details: {
+        envelope_from: mailFrom,
+        required_score: meta.rspamd?.required_score ?? null,
+        header_date: parsed.date,
+        helo: meta.helo?.slice(0, 255) || null,
+        ip_address: meta.remote_ip || null,
+        country: facts.country,
+        sender_domain: domainOf(mailFrom) ?? parsed.mimeDomain,
+        mime_user: parsed.mimeUser,
+        mime_domain: parsed.mimeDomain,
+        dkim: facts.dkim,
+        spf: facts.spf,
+        dedup_key: dedupKey,
+        attachments: JSON.stringify(parsed.attachments),
+        urls: JSON.stringify(parsed.urls),
+        symbols: JSON.stringify(facts.symbols),
+        headers: JSON.stringify(parsed.headers),
+        body_text: parsed.textBody,
+        body_html: parsed.htmlBody,
+        body_truncated: parsed.bodyTruncated ? 1 : 0,
+      },
+    });
+    return { id, created: true };
+  } catch (err) {
+    // A concurrent post of the same message won the insert: answer with its id.
+    if (!isUniqueViolation(err)) throw err;
+    const winner = (await findIdByUuid(deps.db, meta.uuid)) ?? (await findIdByDedupKey(deps.db, dedupKey));
+    if (!winner) throw err;
+    return { id: winner, created: false };
+  }
+}

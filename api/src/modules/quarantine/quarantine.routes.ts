@@ -1,0 +1,202 @@
+import multipart from '@fastify/multipart';
+import {
+  ApiError,
+  IngestResponse,
+  QuarantineDetail,
+  QuarantineList,
+  QuarantineListQuery,
+  ReleaseFailure,
+  ReleaseRequest,
+  ReleaseResponse,
+} from '@qc/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context';
+import { HttpError } from '../../lib/http-error';
+import { currentAuth, requireAuthHook } from '../auth/authenticate';
+import { checkIngestToken, ingestMessage, ingestMultipartLimits, readIngestForm } from './ingest.service';
+import { deleteMessage, downloadRaw, listQuarantine, quarantineDetail, type Actor } from './quarantine.service';
+import { releaseMessage } from './release.service';
+
+/** The form, for the OpenAPI document: the handler reads the multipart parts and checks them itself. */
+const IngestForm = z.object({
+  meta: z.string().describe('JSON: IngestMeta (DESIGN §4)'),
+  message: z.file().describe('The raw message (message/rfc822), as received'),
+});
+
+const IdParams = z.object({ id: z.string().min(1).max(64) });
+
+/** Who acts, from where (request.ip honours X-Forwarded-For only from QC_TRUSTED_PROXIES). */
+const actorOf = (request: FastifyRequest): Actor => ({ auth: currentAuth(request), ip: request.ip ?? null });
+
+export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const maxBytes = ctx.config.ingestMaxBytes;
+  // Encapsulated: these limits apply to this plugin's routes only.
+  await app.register(multipart, { limits: ingestMultipartLimits(maxBytes), throwFileSizeLimit: true });
+  const security = [{ bearer: [] }];
+  const auth = requireAuthHook(ctx);
+
+  app.post(
+    '/api/quarantine/ingest/',
+    {
+      bodyLimit: maxBytes,
+      attachValidation: true, // the body schema documents the form; readIngestForm checks it
+      onRequest: async (request) => {
+        // Before the body is read: a wrong token or an announced oversize body costs nothing.
+        checkIngestToken(ctx.config.ingestToken, request.headers.authorization);
+        const length = Number(request.headers['content-length']);
+        if (Number.isFinite(length) && length > maxBytes) {
+          throw new HttpError(413, 'payload_too_large', 'The message is too large.');
+        }
+      },
+      schema: {
+        tags: ['quarantine'],
+        summary: 'Store a quarantined message (service token: QC_INGEST_TOKEN)',
+        description:
+          'multipart/form-data: `meta` (JSON, DESIGN §4) and `message` (the raw bytes). 201 `{id}` when stored ' +
+          'now; 200 `{id}` when already stored (same Haraka uuid, or same envelope and bytes under a new uuid). ' +
+          'Either 2xx is sent only after the database committed. 400 with `errors` (fields `meta.*`, `message`); ' +
+          '413 beyond QC_INGEST_MAX_BYTES; 503 `ingest_disabled` when QC_INGEST_TOKEN is unset.',
+        consumes: ['multipart/form-data'],
+        body: IngestForm,
+        security,
+        response: {
+          200: IngestResponse,
+          201: IngestResponse,
+          400: ApiError,
+          401: ApiError,
+          413: ApiError,
+          415: ApiError,
+          503: ApiError,
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw new HttpError(415, 'unsupported_media_type', 'Send the message as multipart/form-data.');
+      }
+      const { meta, raw } = await readIngestForm(request.parts());
+      const { id, created } = await ingestMessage(ctx, meta, raw, request.log);
+      return reply.code(created ? 201 : 200).send({ id });
+    },
+  );
+
+  app.get(
+    '/api/quarantine/',
+    {
+      preHandler: auth,
+      schema: {
+        tags: ['quarantine'],
+        summary: 'Quarantined e-mails the caller may see, newest first (keyset pages)',
+        description:
+          'A user sees mail addressed to them, a domain_admin their domain’s, an admin all; `recipients` ' +
+          'lists only those. `status` (default pending = still held: pending, releasing, release_failed, ' +
+          'release_unknown) matches any visible recipient. Pass `next_cursor` back as `cursor` with the same filters.',
+        security,
+        querystring: QuarantineListQuery,
+        response: { 200: QuarantineList, 400: ApiError, 401: ApiError },
+      },
+    },
+    async (request) => listQuarantine(ctx, currentAuth(request), request.query),
+  );
+
+  app.get(
+    '/api/quarantine/:id/',
+    {
+      preHandler: auth,
+      schema: {
+        tags: ['quarantine'],
+        summary: 'One quarantined e-mail: every field of spec §3',
+        description: 'Unknown, or none of its recipients is the caller’s: 404 `email_not_found`.',
+        security,
+        params: IdParams,
+        response: { 200: QuarantineDetail, 401: ApiError, 404: ApiError },
+      },
+    },
+    async (request) => quarantineDetail(ctx, currentAuth(request), request.params.id),
+  );
+
+  app.get(
+    '/api/quarantine/:id/raw/',
+    {
+      preHandler: auth,
+      schema: {
+        tags: ['quarantine'],
+        summary: 'The raw message as a download (audited)',
+        description: 'message/rfc822, as an attachment. Recorded in the history (download).',
+        security,
+        params: IdParams,
+        response: {
+          // Sent as a Buffer: Fastify does not serialize it.
+          200: z.unknown().describe('The original bytes (message/rfc822)'),
+          401: ApiError,
+          404: ApiError,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { data, filename } = await downloadRaw(ctx, actorOf(request), request.params.id);
+      return reply
+        .header('content-type', 'message/rfc822')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, no-store')
+        .send(data);
+    },
+  );
+
+  app.post(
+    '/api/quarantine/:id/release/',
+    {
+      preHandler: auth,
+      schema: {
+        tags: ['quarantine'],
+        summary: 'Release to the recipients the caller acts for (SMTP re-injection of the original bytes)',
+        description:
+          '200 `released` (or `partially_released`: the relay refused some recipients, they are release_failed). ' +
+          '502 `relay_refused` | `relay_unreachable` (stays quarantined, retry allowed) | `release_unknown` ' +
+          '(connection lost after DATA: retry only with `{confirm_resend: true}`). 409 `already_released`, ' +
+          '`release_in_progress`, `confirm_resend_required`, `email_deleted`. 503 `relay_not_configured`.',
+        security,
+        params: IdParams,
+        body: ReleaseRequest,
+        response: {
+          200: ReleaseResponse,
+          400: ApiError,
+          401: ApiError,
+          404: ApiError,
+          409: ApiError,
+          502: ReleaseFailure,
+          503: ApiError,
+        },
+      },
+    },
+    async (request) =>
+      releaseMessage(ctx, actorOf(request), request.params.id, {
+        confirmResend: request.body?.confirm_resend === true,
+      }),
+  );
+
+  app.delete(
+    '/api/quarantine/:id/',
+    {
+      preHandler: auth,
+      schema: {
+        tags: ['quarantine'],
+        summary: 'Delete (soft) for the recipients the caller sees',
+        description:
+          'Held recipients (pending, release_failed, release_unknown) become deleted; the raw is kept until ' +
+          'retention. 204, also when already deleted. 409 `already_released` / `release_in_progress`.',
+        security,
+        params: IdParams,
+        response: { 204: z.null().describe('Deleted'), 401: ApiError, 404: ApiError, 409: ApiError },
+      },
+    },
+    async (request, reply) => {
+      await deleteMessage(ctx, actorOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,338 @@
+import {
+  DETAIL_RECIPIENTS,
+  HELD_STATUSES,
+  LIST_ITEM_RECIPIENTS,
+  QUARANTINE_MESSAGES,
+  type DeliveryAttempt,
+  type MailAttachment,
+  type MailHeader,
+  type QuarantineDetail,
+  type QuarantineList,
+  type QuarantineListQuery,
+  type QuarantineStatus,
+  type RspamdSymbol,
+} from '@qc/contracts';
+import type { AppContext } from '../../app-context';
+import type { RecipientStatus } from '../../db/schema';
+import { HttpError } from '../../lib/http-error';
+import type { AuthContext } from '../auth/auth.service';
+import type { SessionContextRow } from '../auth/auth.repository';
+import { insertHistory } from '../history/history.repository';
+import {
+  findMessage,
+  findRaw,
+  firstRecipients,
+  lastDelivery,
+  listKeys,
+  listMessages,
+  softDelete,
+  statusCounts,
+  type ListFilters,
+  type ListKey,
+  type Scope,
+  type StatusCount,
+} from './quarantine.repository';
+
+/** A claim older than this is taken to be from a process that died mid-release: shown as release_unknown. */
+export const RELEASE_STALE_MS = 10 * 60 * 1000;
+
+type Deps = Pick<AppContext, 'db'>;
+
+export function scopeFor(user: SessionContextRow): Scope {
+  switch (user.role) {
+    case 'admin':
+      return { kind: 'all' };
+    case 'domain_admin':
+      return user.domain_name ? { kind: 'domain', domain: user.domain_name.toLowerCase() } : { kind: 'none' };
+    default:
+      return { kind: 'recipient', address: user.email.toLowerCase() };
+  }
+}
+
+/** Whether an address (of this message's recipients) is one the caller sees. */
+export function visibleTo(scope: Scope): (address: string) => boolean {
+  switch (scope.kind) {
+    case 'all':
+      return () => true;
+    case 'domain':
+      return (a) => a.toLowerCase().endsWith(`@${scope.domain}`);
+    case 'recipient':
+      return (a) => a.toLowerCase() === scope.address;
+    default:
+      return () => false;
+  }
+}
+
+export const emailNotFound = () => new HttpError(404, 'email_not_found', QUARANTINE_MESSAGES.notFound);
+
+/** Order of the caller's view of a message's status: the first one any visible recipient has. */
+const VIEW_ORDER: QuarantineStatus[] = [
+  'pending',
+  'release_failed',
+  'release_unknown',
+  'releasing',
+  'released',
+  'deleted',
+];
+
+export interface StatusSummary {
+  total: number;
+  counts: Partial<Record<QuarantineStatus, number>>;
+  view: QuarantineStatus;
+}
+
+export function summarize(rows: StatusCount[]): StatusSummary {
+  const counts: Partial<Record<QuarantineStatus, number>> = {};
+  let total = 0;
+  for (const r of rows) {
+    counts[r.status] = (counts[r.status] ?? 0) + r.n;
+    total += r.n;
+  }
+  return { total, counts, view: VIEW_ORDER.find((s) => counts[s]) ?? 'deleted' };
+}
+
+/** The caller's recipient statuses for one message (total 0: not theirs, or unknown). */
+export async function summaryFor(deps: Deps, id: string, scope: Scope, now = Date.now()): Promise<StatusSummary> {
+  return summarize(await statusCounts(deps.db, [id], scope, now - RELEASE_STALE_MS));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cursor: opaque base64url of the last row's (received_at, id).
+
+function encodeCursor(key: ListKey): string {
+  return Buffer.from(`${key.received_at}.${key.message_id}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): ListKey {
+  const [time, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
+  const receivedAt = Number(time);
+  if (!id || rest.length || !/^\d+$/.test(time ?? '') || !Number.isSafeInteger(receivedAt) || !/^\w+$/.test(id)) {
+    throw new HttpError(400, 'validation_error', 'The request is not valid.', { cursor: 'Invalid cursor.' });
+  }
+  return { received_at: receivedAt, message_id: id };
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** A date filter to epoch ms; a date-only upper bound covers its whole UTC day. */
+export function dateBound(value: string | undefined, end: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const start = Date.parse(`${value}T00:00:00Z`);
+    return end ? start + DAY_MS - 1 : start;
+  }
+  return Date.parse(value);
+}
+
+const STATUS_FILTERS: Record<QuarantineListQuery['status'], RecipientStatus[] | null> = {
+  pending: [...HELD_STATUSES],
+  released: ['released'],
+  deleted: ['deleted'],
+  all: null,
+};
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export async function listQuarantine(
+  deps: Deps,
+  auth: AuthContext,
+  query: QuarantineListQuery,
+): Promise<QuarantineList> {
+  const scope = scopeFor(auth.user);
+  const filters: ListFilters = {
+    statuses: STATUS_FILTERS[query.status],
+    q: query.q || undefined,
+    sender: query.sender || undefined,
+    recipient: query.recipient?.toLowerCase() || undefined,
+    action: query.action || undefined,
+    scoreMin: query.score_min,
+    scoreMax: query.score_max,
+    dateFrom: dateBound(query.date_from, false),
+    dateTo: dateBound(query.date_to, true),
+  };
+  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const keys = scope.kind === 'none' ? [] : await listKeys(deps.db, scope, filters, after, query.page_size + 1);
+  const page = keys.slice(0, query.page_size);
+  const ids = page.map((k) => k.message_id);
+  const [messages, recipients, counts] = await Promise.all([
+    listMessages(deps.db, ids),
+    firstRecipients(deps.db, ids, scope, LIST_ITEM_RECIPIENTS),
+    statusCounts(deps.db, ids, scope, Date.now() - RELEASE_STALE_MS),
+  ]);
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const results = page.flatMap((key) => {
+    const m = byId.get(key.message_id);
+    if (!m) return [];
+    const summary = summarize(counts.filter((c) => c.message_id === m.id));
+    return [
+      {
+        id: m.id,
+        received_at: iso(Number(m.received_at)),
+        sender: m.sender,
+        recipients: recipients.filter((r) => r.message_id === m.id).map((r) => r.recipient),
+        recipient_count: summary.total,
+        subject: m.subject,
+        score: m.score === null ? null : Number(m.score),
+        action: m.action,
+        status: summary.view,
+        size: Number(m.size),
+      },
+    ];
+  });
+  const last = page[page.length - 1];
+  return { results, next_cursor: keys.length > query.page_size && last ? encodeCursor(last) : null };
+}
+
+function parseJsonArray<T>(text: string | null): T[] {
+  try {
+    const v: unknown = JSON.parse(text ?? '[]');
+    return Array.isArray(v) ? (v as T[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string): Promise<QuarantineDetail> {
+  const scope = scopeFor(auth.user);
+  const now = Date.now();
+  const summary = await summaryFor(deps, id, scope, now);
+  const m = summary.total ? await findMessage(deps.db, id) : undefined;
+  if (!m) throw emailNotFound();
+  const [rows, delivery] = await Promise.all([
+    firstRecipients(deps.db, [id], scope, DETAIL_RECIPIENTS),
+    lastDelivery(deps.db, id, scope),
+  ]);
+  const visible = visibleTo(scope);
+  const staleBefore = now - RELEASE_STALE_MS;
+  const attempt: DeliveryAttempt | null = delivery
+    ? {
+        outcome: delivery.outcome,
+        started_at: iso(delivery.started_at),
+        finished_at: delivery.finished_at === null ? null : iso(delivery.finished_at),
+        by: delivery.actor_email,
+        response: delivery.response,
+        accepted: parseJsonArray<string>(delivery.accepted).filter(visible),
+        rejected: parseJsonArray<string>(delivery.rejected).filter(visible),
+      }
+    : null;
+  return {
+    id: m.id,
+    uuid: m.uuid,
+    received_at: iso(Number(m.received_at)),
+    date: m.header_date === null ? null : iso(Number(m.header_date)),
+    sender: m.sender,
+    envelope_from: m.envelope_from,
+    recipients: rows.map((r) => ({
+      address: r.recipient,
+      status: r.status === 'releasing' && r.updated_at < staleBefore ? 'release_unknown' : r.status,
+      updated_at: iso(r.updated_at),
+    })),
+    recipient_count: summary.total,
+    recipients_truncated: summary.total > rows.length,
+    status: summary.view,
+    subject: m.subject,
+    score: m.score === null ? null : Number(m.score),
+    required_score: m.required_score === null ? null : Number(m.required_score),
+    action: m.action,
+    dkim: m.dkim,
+    spf: m.spf,
+    size: Number(m.size),
+    message_id: m.message_id,
+    ip_address: m.ip_address,
+    helo: m.helo,
+    country: m.country,
+    sender_domain: m.sender_domain,
+    mime_domain: m.mime_domain,
+    mime_user: m.mime_user,
+    attachments: parseJsonArray<MailAttachment>(m.attachments),
+    urls: parseJsonArray<string>(m.urls),
+    symbols: parseJsonArray<RspamdSymbol>(m.symbols),
+    headers: parseJsonArray<MailHeader>(m.headers),
+    text_body: m.body_text,
+    html_body: m.body_html,
+    body_truncated: m.body_truncated === 1,
+    delivery: attempt,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Audit
+
+export interface Actor {
+  auth: AuthContext;
+  ip: string | null;
+}
+
+export function historyRow(
+  actor: Actor,
+  action: 'download' | 'release' | 'delete',
+  emailId: string,
+  code: string | null,
+  now = Date.now(),
+) {
+  const { user } = actor.auth;
+  return {
+    created_at: now,
+    actor_id: user.user_id,
+    actor_email: user.email,
+    actor_role: user.role,
+    actor_domain: user.domain_name,
+    action,
+    email_id: emailId,
+    result: code === null ? ('success' as const) : ('failure' as const),
+    code,
+    ip_address: actor.ip,
+  };
+}
+
+/** Records a failed action in the history, then throws its error. */
+export async function refuse(
+  deps: Deps,
+  actor: Actor,
+  action: 'download' | 'release' | 'delete',
+  id: string,
+  err: HttpError,
+): Promise<never> {
+  await insertHistory(deps.db, historyRow(actor, action, id, err.code));
+  throw err;
+}
+
+/** A file name safe in a Content-Disposition header: ASCII letters, digits, dot, dash, underscore. */
+export function rawFilename(subject: string | null, id: string): string {
+  const base = (subject ?? '')
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+|[._]+$/g, '')
+    .slice(0, 80);
+  return `${base || 'message'}-${id}.eml`;
+}
+
+export async function downloadRaw(deps: Deps, actor: Actor, id: string): Promise<{ data: Buffer; filename: string }> {
+  const scope = scopeFor(actor.auth.user);
+  const summary = await summaryFor(deps, id, scope);
+  const m = summary.total ? await findMessage(deps.db, id) : undefined;
+  const data = m ? await findRaw(deps.db, id) : undefined;
+  if (!m || !data) return refuse(deps, actor, 'download', id, emailNotFound());
+  await insertHistory(deps.db, historyRow(actor, 'download', id, null));
+  return { data, filename: rawFilename(m.subject, id) };
+}
+
+/**
+ * Soft delete of the recipients the caller sees that are still held (pending, release_failed,
+ * release_unknown): status deleted, raw kept. Deleting what is already deleted is a no-op (204).
+ */
+export async function deleteMessage(deps: Deps, actor: Actor, id: string): Promise<void> {
+  const scope = scopeFor(actor.auth.user);
+  const summary = await summaryFor(deps, id, scope);
+  if (!summary.total) return refuse(deps, actor, 'delete', id, emailNotFound());
+  const moved = await softDelete(deps.db, id, scope, Date.now(), historyRow(actor, 'delete', id, null));
+  if (moved) return;
+  const after = await summaryFor(deps, id, scope);
+  if (after.counts.releasing || after.counts.release_unknown) {
+    return refuse(deps, actor, 'delete', id, new HttpError(409, 'release_in_progress', 'A release is under way.'));
+  }
+  if (after.counts.released) {
+    return refuse(deps, actor, 'delete', id, new HttpError(409, 'already_released', 'This e-mail was released.'));
+  }
+  await insertHistory(deps.db, historyRow(actor, 'delete', id, null)); // already deleted: nothing to change
+}

@@ -1,0 +1,196 @@
+import type { ReleaseDelivery, ReleaseResponse } from '@qc/contracts';
+import type { AppContext } from '../../app-context';
+import type { DeliveryOutcome, RecipientStatus } from '../../db/schema';
+import { HttpError } from '../../lib/http-error';
+import { relayRaw, type RelayResult, type RelayTimeouts } from '../../lib/smtp-relay';
+import { claimForRelease, findMessage, findRaw, finishRelease } from './quarantine.repository';
+import {
+  emailNotFound,
+  historyRow,
+  refuse,
+  RELEASE_STALE_MS,
+  scopeFor,
+  summaryFor,
+  visibleTo,
+  type Actor,
+} from './quarantine.service';
+
+type Deps = Pick<AppContext, 'db' | 'config'>;
+
+/** A 502 of a release: the error body carries what the relay said. */
+export class ReleaseFailedError extends HttpError {
+  constructor(
+    code: string,
+    detail: string,
+    readonly delivery: ReleaseDelivery,
+  ) {
+    super(502, code, detail);
+  }
+
+  override toBody() {
+    return { ...super.toBody(), delivery: this.delivery };
+  }
+}
+
+// CR, LF or NUL in anything written on the SMTP wire would inject commands or headers.
+const SMTP_UNSAFE = /[\r\n\0]/;
+const ADDRESS_UNSAFE = /[\s<>\u0000-\u001f\u007f]/;
+
+/** Prepended to the original bytes, in the message's own line-ending style. */
+export function releasedHeader(raw: Buffer, actorEmail: string, now: Date): Buffer {
+  const firstLf = raw.indexOf(0x0a);
+  const eol = firstLf > 0 && raw[firstLf - 1] === 0x0d ? '\r\n' : firstLf < 0 ? '\r\n' : '\n';
+  return Buffer.from(`X-Quarantine-Released: ${now.toISOString()} by ${actorEmail}${eol}`, 'utf8');
+}
+
+interface Outcome {
+  outcome: DeliveryOutcome;
+  code: string | null;
+  statusOf: (recipient: string) => RecipientStatus;
+  delivery: ReleaseDelivery;
+  detail: string;
+}
+
+function interpret(result: RelayResult, recipients: string[]): Outcome {
+  switch (result.outcome) {
+    case 'sent': {
+      const accepted = new Set(result.accepted.map((a) => a.toLowerCase()));
+      const rejected = recipients.filter((r) => !accepted.has(r));
+      return {
+        outcome: rejected.length ? 'partially_released' : 'released',
+        code: null,
+        statusOf: (r) => (accepted.has(r) ? 'released' : 'release_failed'),
+        delivery: { response: result.response, accepted: recipients.filter((r) => accepted.has(r)), rejected },
+        detail: 'Released.',
+      };
+    }
+    case 'refused':
+      return {
+        outcome: 'relay_refused',
+        code: 'relay_refused',
+        statusOf: () => 'release_failed',
+        delivery: { response: result.response, accepted: [], rejected: recipients },
+        detail: 'The mail relay refused the message; it stays in quarantine.',
+      };
+    case 'unreachable':
+      return {
+        outcome: 'relay_unreachable',
+        code: 'relay_unreachable',
+        statusOf: () => 'release_failed',
+        delivery: { response: result.response ?? result.error, accepted: [], rejected: recipients },
+        detail: 'The mail relay could not be reached; the message stays in quarantine.',
+      };
+    default:
+      return {
+        outcome: 'release_unknown',
+        code: 'release_unknown',
+        statusOf: () => 'release_unknown',
+        delivery: { response: result.response ?? result.error, accepted: [], rejected: [] },
+        detail: 'The connection to the mail relay was lost after the message was sent: it may have been delivered.',
+      };
+  }
+}
+
+/**
+ * Releases a message to the recipients the caller acts for that are still held: claims them
+ * (pending | release_failed → releasing; with confirm_resend also release_unknown and stale claims),
+ * re-injects the ORIGINAL bytes with an X-Quarantine-Released header over SMTP with the original
+ * envelope sender, and records the outcome, the counters and the history.
+ */
+export async function releaseMessage(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  options: { confirmResend: boolean; timeouts?: RelayTimeouts },
+): Promise<ReleaseResponse> {
+  const { user } = actor.auth;
+  const scope = scopeFor(user);
+  const now = Date.now();
+  const summary = await summaryFor(deps, id, scope, now);
+  const message = summary.total ? await findMessage(deps.db, id) : undefined;
+  if (!message) return refuse(deps, actor, 'release', id, emailNotFound());
+  const smtpUrl = deps.config.smtpUrl;
+  if (!smtpUrl) {
+    return refuse(
+      deps,
+      actor,
+      'release',
+      id,
+      new HttpError(503, 'relay_not_configured', 'No mail relay is configured.'),
+    );
+  }
+  const from = message.envelope_from;
+  if (SMTP_UNSAFE.test(from) || ADDRESS_UNSAFE.test(from) || SMTP_UNSAFE.test(user.email)) {
+    return refuse(deps, actor, 'release', id, new HttpError(400, 'invalid_envelope', 'Unsafe envelope value.'));
+  }
+
+  const sources: { status: RecipientStatus; staleBefore?: number }[] = [
+    { status: 'pending' },
+    { status: 'release_failed' },
+  ];
+  if (options.confirmResend) {
+    sources.push({ status: 'release_unknown' }, { status: 'releasing', staleBefore: now - RELEASE_STALE_MS });
+  }
+  const { deliveryId, claimed } = await claimForRelease(deps.db, {
+    messageId: id,
+    scope,
+    from: sources,
+    actorId: user.user_id,
+    actorEmail: user.email,
+    now,
+  });
+  if (!claimed.length) {
+    const current = await summaryFor(deps, id, scope);
+    const c = current.counts;
+    const err = c.release_unknown
+      ? new HttpError(
+          409,
+          'confirm_resend_required',
+          'The outcome of the last release is unknown: confirm to send it again.',
+        )
+      : c.releasing
+        ? new HttpError(409, 'release_in_progress', 'A release of this e-mail is under way.')
+        : c.released
+          ? new HttpError(409, 'already_released', 'This e-mail was already released.')
+          : new HttpError(409, 'email_deleted', 'This e-mail was deleted.');
+    return refuse(deps, actor, 'release', id, err);
+  }
+
+  const recipients = claimed.map((r) => r.recipient);
+  const raw = await findRaw(deps.db, id);
+  let outcome: Outcome;
+  if (!raw) {
+    outcome = interpret({ outcome: 'unreachable', response: null, error: 'raw message missing' }, recipients);
+  } else if (recipients.some((r) => ADDRESS_UNSAFE.test(r) || SMTP_UNSAFE.test(r))) {
+    outcome = { ...interpret({ outcome: 'refused', response: null, accepted: [], rejected: recipients }, recipients) };
+    outcome.code = 'invalid_envelope';
+  } else {
+    const data = Buffer.concat([releasedHeader(raw, user.email, new Date()), raw]);
+    outcome = interpret(await relayRaw(smtpUrl, { from, to: recipients }, data, options.timeouts), recipients);
+  }
+
+  await finishRelease(deps.db, {
+    messageId: id,
+    deliveryId,
+    outcome: outcome.outcome,
+    response: outcome.delivery.response,
+    accepted: outcome.delivery.accepted,
+    rejected: outcome.delivery.rejected,
+    statusOf: outcome.statusOf,
+    claimed: recipients,
+    now: Date.now(),
+    history: historyRow(actor, 'release', id, outcome.code),
+  });
+
+  const visible = visibleTo(scope);
+  const delivery: ReleaseDelivery = {
+    response: outcome.delivery.response,
+    accepted: outcome.delivery.accepted.filter(visible),
+    rejected: outcome.delivery.rejected.filter(visible),
+  };
+  if (outcome.code === 'invalid_envelope') {
+    throw new HttpError(400, 'invalid_envelope', 'A recipient address is not safe to send to.');
+  }
+  if (outcome.code) throw new ReleaseFailedError(outcome.code, outcome.detail, delivery);
+  return { status: outcome.outcome === 'partially_released' ? 'partially_released' : 'released', delivery };
+}

@@ -1,0 +1,544 @@
+import { createServer } from 'node:net';
+import { bearer, createTestApp, type TestApp } from '../../test/helpers';
+import {
+  domainCounters,
+  globalCounters,
+  ingestOk,
+  INGEST_TOKEN,
+  meta,
+  mime,
+  recount,
+  startSink,
+  type Sink,
+} from '../../test/quarantine';
+import { insertQuarantinedMessage } from './quarantine.repository';
+
+let t: TestApp;
+let sink: Sink;
+const tokens: Record<string, string> = {};
+let userIds: Record<string, string> = {};
+
+beforeAll(async () => {
+  sink = await startSink();
+  t = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN, QC_SMTP_URL: sink.url });
+  const users: [string, 'admin' | 'domain_admin' | 'user', string | undefined][] = [
+    ['root@admin.example', 'admin', undefined],
+    ['boss@a.example', 'domain_admin', 'a.example'],
+    ['ann@a.example', 'user', 'a.example'],
+    ['bob@a.example', 'user', 'a.example'],
+    ['carl@b.example', 'user', 'b.example'],
+  ];
+  for (const [email, role, domain] of users) {
+    const u = await t.createUser({ email, role, domain });
+    userIds = { ...userIds, [email]: u.id };
+    tokens[email] = (await t.login(email)).access;
+  }
+});
+afterAll(async () => {
+  await t.close();
+  await sink.close();
+});
+beforeEach(() => {
+  sink.mode = 'accept';
+  sink.rejectRecipients.clear();
+  sink.delayMs = 0;
+});
+
+const release = (email: string, id: string, body?: object) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/quarantine/${id}/release/`,
+    headers: bearer(tokens[email]!),
+    ...(body ? { payload: body } : {}),
+  });
+const remove = (email: string, id: string) =>
+  t.app.inject({ method: 'DELETE', url: `/api/quarantine/${id}/`, headers: bearer(tokens[email]!) });
+const detail = async (email: string, id: string) => {
+  const res = await t.app.inject({ method: 'GET', url: `/api/quarantine/${id}/`, headers: bearer(tokens[email]!) });
+  expect(res.statusCode).toBe(200);
+  return res.json();
+};
+const statuses = async (id: string) =>
+  Object.fromEntries(
+    (
+      await t.db
+        .selectFrom('quarantine_recipients')
+        .select(['recipient', 'status'])
+        .where('message_id', '=', id)
+        .execute()
+    ).map((r) => [r.recipient, r.status]),
+  );
+const historyOf = async (id: string) =>
+  t.db
+    .selectFrom('history')
+    .select(['action', 'result', 'code', 'actor_email', 'actor_role', 'actor_id', 'ip_address'])
+    .where('email_id', '=', id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+const dashboard = async (email: string) =>
+  (await t.app.inject({ method: 'GET', url: '/api/dashboard/', headers: bearer(tokens[email]!) })).json();
+
+/** History rows of one millisecond have no order: actions whose rows are compared in order are spaced. */
+const tick = () => new Promise((r) => setTimeout(r, 3));
+
+/** Counters must always equal a recount of the rows. */
+async function expectCountersConsistent() {
+  expect(await globalCounters(t)).toEqual(await recount(t));
+}
+
+describe('release through a real SMTP relay', () => {
+  test('delivers the original bytes with X-Quarantine-Released, once, to the original envelope', async () => {
+    const raw = mime({ subject: 'Release me', body: 'Line one\r\n.leading dot line\r\nLast' });
+    const id = await ingestOk(t, meta({ mail_from: 'sender@origin.example', rcpt_to: ['ann@a.example'] }), raw);
+    const res = await release('ann@a.example', id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      status: 'released',
+      delivery: { response: expect.stringMatching(/^250 .*queued as Q/), accepted: ['ann@a.example'], rejected: [] },
+    });
+    const delivered = sink.messages.filter((m) => m.raw.includes(Buffer.from('Release me')));
+    expect(delivered).toHaveLength(1);
+    const [msg] = delivered;
+    expect(msg!.from).toBe('sender@origin.example');
+    expect(msg!.to).toEqual(['ann@a.example']);
+    const header = msg!.raw.subarray(0, msg!.raw.indexOf('\r\n') + 2).toString();
+    expect(header).toMatch(/^X-Quarantine-Released: \d{4}-\d{2}-\d{2}T[\d:.]+Z by ann@a\.example\r\n$/);
+    expect(Buffer.compare(msg!.raw.subarray(header.length), raw)).toBe(0); // byte for byte after the header
+
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'released' });
+    const d = await detail('ann@a.example', id);
+    expect(d.status).toBe('released');
+    expect(d.delivery).toMatchObject({ outcome: 'released', by: 'ann@a.example', accepted: ['ann@a.example'] });
+
+    // Again: nothing left to release.
+    await tick();
+    const again = await release('ann@a.example', id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('already_released');
+    expect(sink.messages.filter((m) => m.raw.includes(Buffer.from('Release me')))).toHaveLength(1);
+
+    expect(await historyOf(id)).toEqual([
+      expect.objectContaining({ action: 'release', result: 'success', code: null, actor_email: 'ann@a.example' }),
+      expect.objectContaining({ action: 'release', result: 'failure', code: 'already_released' }),
+    ]);
+    await expectCountersConsistent();
+  });
+
+  test('only to the recipients the caller acts for; the others stay pending', async () => {
+    const id = await ingestOk(
+      t,
+      meta({ rcpt_to: ['ann@a.example', 'bob@a.example', 'carl@b.example'] }),
+      mime({ subject: 'Per recipient' }),
+    );
+    expect((await release('ann@a.example', id)).statusCode).toBe(200);
+    expect(await statuses(id)).toEqual({
+      'ann@a.example': 'released',
+      'bob@a.example': 'pending',
+      'carl@b.example': 'pending',
+    });
+    const res = await release('boss@a.example', id); // the domain admin: bob is left in a.example
+    expect(res.statusCode).toBe(200);
+    expect(res.json().delivery.accepted).toEqual(['bob@a.example']);
+    expect(await statuses(id)).toMatchObject({ 'bob@a.example': 'released', 'carl@b.example': 'pending' });
+    const sent = sink.messages.filter((m) => m.raw.includes(Buffer.from('Per recipient')));
+    expect(sent.map((m) => m.to)).toEqual([['ann@a.example'], ['bob@a.example']]);
+    // carl still sees it held; ann sees it released.
+    expect((await detail('carl@b.example', id)).status).toBe('pending');
+    expect((await detail('ann@a.example', id)).status).toBe('released');
+    await expectCountersConsistent();
+    expect(await domainCounters(t, 'b.example')).toMatchObject({ pending: expect.any(Number) });
+  });
+
+  test('two concurrent releases send exactly once; the other gets 409', async () => {
+    sink.delayMs = 300; // the first release is still talking to the relay when the second arrives
+    const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'Race release' }));
+    const [a, b] = await Promise.all([release('ann@a.example', id), release('root@admin.example', id)]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    const loser = a.statusCode === 409 ? a : b;
+    expect(['release_in_progress', 'already_released']).toContain(loser.json().code);
+    expect(sink.messages.filter((m) => m.raw.includes(Buffer.from('Race release')))).toHaveLength(1);
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'released' });
+    await expectCountersConsistent();
+  });
+
+  test('relay refusing (550 at RCPT) → 502 relay_refused, stays quarantined as release_failed; retry works', async () => {
+    const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'Refused once' }));
+    const before = await dashboard('ann@a.example');
+    sink.mode = 'reject-rcpt';
+    const res = await release('ann@a.example', id);
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({
+      detail: expect.any(String),
+      code: 'relay_refused',
+      delivery: { response: expect.stringMatching(/^550 /), accepted: [], rejected: ['ann@a.example'] },
+    });
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'release_failed' });
+    const d = await detail('ann@a.example', id);
+    expect(d.status).toBe('release_failed');
+    expect(d.delivery).toMatchObject({ outcome: 'relay_refused', response: expect.stringMatching(/^550 /) });
+    // Still in the default (held) list and still counted as pending.
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/quarantine/',
+      headers: bearer(tokens['ann@a.example']!),
+    });
+    expect(list.json().results.find((r: { id: string }) => r.id === id)?.status).toBe('release_failed');
+    expect(await dashboard('ann@a.example')).toEqual(before);
+    expect(sink.messages.filter((m) => m.raw.includes(Buffer.from('Refused once')))).toHaveLength(0);
+
+    sink.mode = 'accept';
+    const retry = await release('ann@a.example', id);
+    expect(retry.statusCode).toBe(200);
+    expect(sink.messages.filter((m) => m.raw.includes(Buffer.from('Refused once')))).toHaveLength(1);
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'released' });
+    const after = await dashboard('ann@a.example');
+    expect(after).toEqual({ ...before, pending: before.pending - 1, released: before.released + 1 });
+    expect((await historyOf(id)).map((h) => [h.result, h.code])).toEqual([
+      ['failure', 'relay_refused'],
+      ['success', null],
+    ]);
+    await expectCountersConsistent();
+  });
+
+  test('relay refusing the data (550 after DATA) → 502 relay_refused, nothing delivered', async () => {
+    const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'Bad content' }));
+    sink.mode = 'reject-data';
+    const res = await release('ann@a.example', id);
+    expect(res.statusCode).toBe(502);
+    expect(res.json().code).toBe('relay_refused');
+    expect(res.json().delivery.response).toMatch(/^550 5\.7\.1/);
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'release_failed' });
+    expect(sink.messages.filter((m) => m.raw.includes(Buffer.from('Bad content')))).toHaveLength(0);
+  });
+
+  test('some recipients refused → 200 partially_released; the refused ones are release_failed', async () => {
+    const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example', 'bob@a.example'] }), mime({ subject: 'Half' }));
+    sink.rejectRecipients.add('bob@a.example');
+    const res = await release('boss@a.example', id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: 'partially_released',
+      delivery: { accepted: ['ann@a.example'], rejected: ['bob@a.example'] },
+    });
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'released', 'bob@a.example': 'release_failed' });
+    await expectCountersConsistent();
+  });
+
+  test('connection lost after DATA → 502 release_unknown; a retry needs confirm_resend', async () => {
+    const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'Lost in transit' }));
+    sink.mode = 'drop-after-data';
+    const res = await release('ann@a.example', id);
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toMatchObject({ code: 'release_unknown', delivery: { accepted: [], rejected: [] } });
+    expect(sink.refused.filter((m) => m.raw.includes(Buffer.from('Lost in transit')))).toHaveLength(1);
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'release_unknown' });
+    expect((await detail('ann@a.example', id)).status).toBe('release_unknown');
+    expect(await dashboard('ann@a.example')).toMatchObject({ pending: expect.any(Number) });
+
+    sink.mode = 'accept';
+    await tick();
+    const plain = await release('ann@a.example', id);
+    expect(plain.statusCode).toBe(409);
+    expect(plain.json().code).toBe('confirm_resend_required');
+    expect(sink.messages.filter((m) => m.raw.includes(Buffer.from('Lost in transit')))).toHaveLength(0);
+
+    await tick();
+    const confirmed = await release('ann@a.example', id, { confirm_resend: true });
+    expect(confirmed.statusCode).toBe(200);
+    expect(sink.messages.filter((m) => m.raw.includes(Buffer.from('Lost in transit')))).toHaveLength(1);
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'released' });
+    expect((await historyOf(id)).map((h) => h.code)).toEqual(['release_unknown', 'confirm_resend_required', null]);
+    await expectCountersConsistent();
+  });
+
+  test('a claim left by a process that died (stale releasing) shows as release_unknown and needs confirm_resend', async () => {
+    const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'Crashed release' }));
+    const old = Date.now() - 60 * 60 * 1000;
+    await t.db
+      .updateTable('quarantine_recipients')
+      .set({ status: 'releasing', updated_at: old, delivery_id: 'DEAD' })
+      .where('message_id', '=', id)
+      .execute();
+    await t.db
+      .updateTable('quarantine_counts')
+      .set((eb) => ({ n: eb('n', '-', 1) }))
+      .where('status', '=', 'pending')
+      .where('scope_id', 'in', ['*', 'a.example'])
+      .execute();
+    await t.db
+      .insertInto('quarantine_counts')
+      .values([
+        { scope: 'global', scope_id: '*', status: 'releasing', n: 1 },
+        { scope: 'domain', scope_id: 'a.example', status: 'releasing', n: 1 },
+      ])
+      .onConflict((oc) =>
+        oc.columns(['scope', 'scope_id', 'status']).doUpdateSet((eb) => ({ n: eb('quarantine_counts.n', '+', 1) })),
+      )
+      .execute();
+    expect((await detail('ann@a.example', id)).status).toBe('release_unknown');
+    expect((await release('ann@a.example', id)).json().code).toBe('confirm_resend_required');
+    const res = await release('ann@a.example', id, { confirm_resend: true });
+    expect(res.statusCode).toBe(200);
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'released' });
+    await expectCountersConsistent();
+  });
+
+  test('a fresh claim of another call → 409 release_in_progress (not re-sent)', async () => {
+    const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'In flight' }));
+    await t.db
+      .updateTable('quarantine_recipients')
+      .set({ status: 'releasing', updated_at: Date.now(), delivery_id: 'OTHER' })
+      .where('message_id', '=', id)
+      .execute();
+    const res = await release('ann@a.example', id, { confirm_resend: true });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('release_in_progress');
+    expect(sink.messages.filter((m) => m.raw.includes(Buffer.from('In flight')))).toHaveLength(0);
+    await t.db
+      .updateTable('quarantine_recipients')
+      .set({ status: 'pending', delivery_id: null })
+      .where('message_id', '=', id)
+      .execute(); // (counters were not touched)
+  });
+
+  test('CR/LF in a value that would reach SMTP is refused before anything is sent', async () => {
+    // Ingest refuses such envelopes; this row is written past it, as an older or tampered row would be.
+    const id = await insertQuarantinedMessage(t.db, {
+      receivedAt: Date.now(),
+      sender: 'x@bad.example',
+      subject: 'Injected',
+      score: 20,
+      action: 'reject',
+      size: 10,
+      recipients: ['ann@a.example'],
+      details: { envelope_from: 'x@bad.example>\r\nRCPT TO:<victim@else.example' },
+      raw: { data: Buffer.from('Subject: Injected\r\n\r\nx\r\n'), sha256: 'x' },
+    });
+    const res = await release('ann@a.example', id);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('invalid_envelope');
+    expect(sink.messages.filter((m) => m.raw.includes(Buffer.from('Injected')))).toHaveLength(0);
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'pending' });
+    expect((await historyOf(id)).map((h) => [h.result, h.code])).toEqual([['failure', 'invalid_envelope']]);
+
+    const badRcpt = await insertQuarantinedMessage(t.db, {
+      receivedAt: Date.now(),
+      sender: 'x@bad.example',
+      subject: 'Injected rcpt',
+      score: 20,
+      action: 'reject',
+      size: 10,
+      recipients: ['evil@x.example>\r\nDATA'],
+      details: { envelope_from: 'x@bad.example' },
+      raw: { data: Buffer.from('Subject: Injected rcpt\r\n\r\nx\r\n'), sha256: 'y' },
+    });
+    const res2 = await release('root@admin.example', badRcpt);
+    expect(res2.statusCode).toBe(400);
+    expect(res2.json().code).toBe('invalid_envelope');
+    expect(sink.messages.filter((m) => m.raw.includes(Buffer.from('Injected rcpt')))).toHaveLength(0);
+    await expectCountersConsistent();
+  });
+
+  test('a deleted e-mail cannot be released (409 email_deleted)', async () => {
+    const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'Deleted then released' }));
+    expect((await remove('ann@a.example', id)).statusCode).toBe(204);
+    const res = await release('ann@a.example', id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('email_deleted');
+  });
+});
+
+describe('relay problems', () => {
+  test('relay unreachable → 502 relay_unreachable; status release_failed', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer();
+      s.listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const down = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN, QC_SMTP_URL: `smtp://127.0.0.1:${port}` });
+    try {
+      await down.createUser({ email: 'ann@a.example', role: 'user' });
+      const token = (await down.login('ann@a.example')).access;
+      const id = await ingestOk(down, meta({ rcpt_to: ['ann@a.example'] }));
+      const res = await down.app.inject({
+        method: 'POST',
+        url: `/api/quarantine/${id}/release/`,
+        headers: bearer(token),
+      });
+      expect(res.statusCode).toBe(502);
+      expect(res.json()).toMatchObject({
+        code: 'relay_unreachable',
+        delivery: { accepted: [], rejected: ['ann@a.example'] },
+      });
+      const row = await down.db
+        .selectFrom('quarantine_recipients')
+        .select('status')
+        .where('message_id', '=', id)
+        .executeTakeFirst();
+      expect(row?.status).toBe('release_failed');
+    } finally {
+      await down.close();
+    }
+  });
+
+  test('QC_SMTP_URL unset → 503 relay_not_configured; nothing changes', async () => {
+    const none = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN });
+    try {
+      await none.createUser({ email: 'ann@a.example', role: 'user' });
+      const token = (await none.login('ann@a.example')).access;
+      const id = await ingestOk(none, meta({ rcpt_to: ['ann@a.example'] }));
+      const res = await none.app.inject({
+        method: 'POST',
+        url: `/api/quarantine/${id}/release/`,
+        headers: bearer(token),
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().code).toBe('relay_not_configured');
+      const row = await none.db
+        .selectFrom('quarantine_recipients')
+        .select('status')
+        .where('message_id', '=', id)
+        .executeTakeFirst();
+      expect(row?.status).toBe('pending');
+    } finally {
+      await none.close();
+    }
+  });
+});
+
+describe('delete (soft)', () => {
+  test('the caller’s held recipients become deleted, raw kept; counters and dashboard follow; audited', async () => {
+    const id = await ingestOk(
+      t,
+      meta({ rcpt_to: ['ann@a.example', 'carl@b.example'] }),
+      mime({ subject: 'Delete me' }),
+    );
+    const annBefore = await dashboard('ann@a.example');
+    const adminBefore = await dashboard('root@admin.example');
+    const carlBefore = await dashboard('carl@b.example');
+    expect((await remove('ann@a.example', id)).statusCode).toBe(204);
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'deleted', 'carl@b.example': 'pending' });
+    expect(await dashboard('ann@a.example')).toEqual({
+      ...annBefore,
+      pending: annBefore.pending - 1,
+      deleted: annBefore.deleted + 1,
+    });
+    expect(await dashboard('root@admin.example')).toEqual({
+      ...adminBefore,
+      pending: adminBefore.pending - 1,
+      deleted: adminBefore.deleted + 1,
+    });
+    expect(await dashboard('carl@b.example')).toEqual(carlBefore);
+    // Raw kept.
+    const raw = await t.db.selectFrom('quarantine_raw').select('message_id').where('message_id', '=', id).execute();
+    expect(raw).toHaveLength(1);
+    // Again: idempotent.
+    expect((await remove('ann@a.example', id)).statusCode).toBe(204);
+    expect(await dashboard('ann@a.example')).toEqual({
+      ...annBefore,
+      pending: annBefore.pending - 1,
+      deleted: annBefore.deleted + 1,
+    });
+    expect((await historyOf(id)).map((h) => [h.action, h.result, h.actor_email])).toEqual([
+      ['delete', 'success', 'ann@a.example'],
+      ['delete', 'success', 'ann@a.example'],
+    ]);
+    await expectCountersConsistent();
+  });
+
+  test('a released e-mail cannot be deleted (409 already_released)', async () => {
+    const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'Released then deleted' }));
+    expect((await release('ann@a.example', id)).statusCode).toBe(200);
+    const res = await remove('ann@a.example', id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('already_released');
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'released' });
+  });
+});
+
+describe('history rows', () => {
+  test('download, release, delete: actor, role, ip, result and code', async () => {
+    const id = await ingestOk(t, meta({ rcpt_to: ['bob@a.example'] }), mime({ subject: 'Audited' }));
+    const dl = await t.app.inject({
+      method: 'GET',
+      url: `/api/quarantine/${id}/raw/`,
+      headers: bearer(tokens['bob@a.example']!),
+    });
+    expect(dl.statusCode).toBe(200);
+    expect(dl.headers['content-type']).toBe('message/rfc822');
+    expect(dl.headers['content-disposition']).toBe(`attachment; filename="Audited-${id}.eml"`);
+    expect(dl.headers['x-content-type-options']).toBe('nosniff');
+    await tick();
+    // Someone else's: refused, and recorded as a failure of that someone.
+    const idor = await t.app.inject({
+      method: 'GET',
+      url: `/api/quarantine/${id}/raw/`,
+      headers: bearer(tokens['carl@b.example']!),
+    });
+    expect(idor.statusCode).toBe(404);
+    await tick();
+    expect((await release('boss@a.example', id)).statusCode).toBe(200);
+    await tick();
+    expect((await remove('bob@a.example', id)).statusCode).toBe(409);
+
+    expect(await historyOf(id)).toEqual([
+      {
+        action: 'download',
+        result: 'success',
+        code: null,
+        actor_email: 'bob@a.example',
+        actor_role: 'user',
+        actor_id: userIds['bob@a.example'],
+        ip_address: '127.0.0.1',
+      },
+      expect.objectContaining({
+        action: 'download',
+        result: 'failure',
+        code: 'email_not_found',
+        actor_email: 'carl@b.example',
+      }),
+      expect.objectContaining({
+        action: 'release',
+        result: 'success',
+        actor_email: 'boss@a.example',
+        actor_role: 'domain_admin',
+      }),
+      expect.objectContaining({
+        action: 'delete',
+        result: 'failure',
+        code: 'already_released',
+        actor_email: 'bob@a.example',
+      }),
+    ]);
+  });
+
+  test('a hostile subject gives a safe download file name', async () => {
+    const id = await ingestOk(
+      t,
+      meta({ rcpt_to: ['bob@a.example'] }),
+      mime({ subject: '"; filename=evil.exe\\ ../../é<x>' }),
+    );
+    const dl = await t.app.inject({
+      method: 'GET',
+      url: `/api/quarantine/${id}/raw/`,
+      headers: bearer(tokens['bob@a.example']!),
+    });
+    expect(dl.headers['content-disposition']).toMatch(/^attachment; filename="[A-Za-z0-9._-]+\.eml"$/);
+  });
+});
+
+test('the counters equal a recount after everything above', async () => {
+  await expectCountersConsistent();
+  for (const domain of ['a.example', 'b.example']) {
+    const rows = await t.db
+      .selectFrom('quarantine_recipients')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('domain', '=', domain)
+      .groupBy('status')
+      .execute();
+    expect(await domainCounters(t, domain)).toEqual(Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])));
+  }
+});

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { LIMITS, Role } from './common';
+import { DateFilter } from './quarantine';
+
+/** What the history (audit trail) records: every download, release and delete of a quarantined e-mail. */
+export const HISTORY_ACTIONS = ['download', 'release', 'delete'] as const;
+export const HistoryAction = z.enum(HISTORY_ACTIONS);
+export type HistoryAction = z.infer<typeof HistoryAction>;
+
+export const HistoryEntry = z.object({
+  id: z.string(),
+  date: z.string(),
+  /** Who acted: id (null once the account is deleted) and e-mail and role as they were then. */
+  user: z.object({ id: z.string().nullable(), email: z.string(), role: Role }),
+  action: HistoryAction,
+  email_id: z.string(),
+  ip_address: z.string().nullable(),
+  result: z.enum(['success', 'failure']),
+  /** The error code of a failure (e.g. relay_refused, email_not_found); null on success. */
+  code: z.string().nullable(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const HistoryList = z.object({ results: z.array(HistoryEntry), next_cursor: z.string().nullable() });
+export type HistoryList = z.infer<typeof HistoryList>;
+
+const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+/**
+ * GET /api/history/: newest first. `user` is an e-mail (exact, case-insensitive) or a user id.
+ * A user sees their own actions, a domain_admin those of their domain's users, an admin all.
+ */
+export const HistoryListQuery = z.object({
+  action: z.preprocess(emptyAsUndefined, HistoryAction.optional()),
+  user: z.preprocess(emptyAsUndefined, z.string().trim().max(320).optional()),
+  date_from: DateFilter,
+  date_to: DateFilter,
+  cursor: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
+  page_size: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(LIMITS.defaultPageSize),
+});
+export type HistoryListQuery = z.infer<typeof HistoryListQuery>;

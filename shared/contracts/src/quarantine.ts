@@ -1,0 +1,283 @@
+import { z } from 'zod';
+import { ApiError, LIMITS } from './common';
+
+/**
+ * Status of one recipient of a quarantined message (DESIGN §4 "Per recipient"):
+ * pending → releasing (claimed) → released | release_failed (relay said no or was unreachable: retry allowed)
+ * | release_unknown (connection lost after DATA: retry needs `confirm_resend: true`); pending → deleted (soft).
+ */
+export const QUARANTINE_STATUSES = [
+  'pending',
+  'releasing',
+  'released',
+  'release_failed',
+  'release_unknown',
+  'deleted',
+] as const;
+export const QuarantineStatus = z.enum(QUARANTINE_STATUSES);
+export type QuarantineStatus = z.infer<typeof QuarantineStatus>;
+
+/** Statuses that still hold the mail in quarantine (what "pending" means in lists and on the dashboard). */
+export const HELD_STATUSES = ['pending', 'releasing', 'release_failed', 'release_unknown'] as const;
+
+/** `?status=` of the list: pending = still held (any of HELD_STATUSES); all = no status filter. */
+export const QUARANTINE_STATUS_FILTERS = ['pending', 'released', 'deleted', 'all'] as const;
+
+/** Rspamd actions as the console names them (spec §4); anything else is shown as `custom`. */
+export const MAIL_ACTIONS = [
+  'reject',
+  'soft_reject',
+  'quarantine',
+  'greylist',
+  'rewrite_subject',
+  'add_header',
+  'no_action',
+  'custom',
+] as const;
+export const MailAction = z.enum(MAIL_ACTIONS);
+export type MailAction = z.infer<typeof MailAction>;
+
+export const INGEST_LIMITS = {
+  /** Envelope recipients accepted per message (more is refused with 400). */
+  maxRecipients: 10_000,
+  /** The `meta` part of the ingest form. */
+  metaMaxBytes: 4 * 1024 * 1024,
+  /** Rspamd symbols accepted per message. */
+  maxSymbols: 1000,
+} as const;
+
+// CR, LF or NUL would let a value inject SMTP commands or headers; spaces and <> would inject
+// SMTP parameters (RCPT TO:<a> NOTIFY=…). Quoted local parts with spaces are not supported.
+const SMTP_UNSAFE = /[\r\n\0]/;
+const ADDRESS_UNSAFE = /[\s<>\u0000-\u001f\u007f]/;
+
+const envelopeAddress = (required: boolean) =>
+  z
+    .string()
+    .max(320)
+    .refine((v) => !SMTP_UNSAFE.test(v), 'CR, LF and NUL are not allowed')
+    .refine((v) => !ADDRESS_UNSAFE.test(v), 'Spaces, control characters and <> are not allowed')
+    .refine((v) => (required ? /^[^@]+@[^@]+$/.test(v) : v === '' || /^[^@]+@[^@]+$/.test(v)), 'Invalid address');
+
+export const RspamdSymbolMeta = z.object({
+  name: z.string().max(256).optional(),
+  score: z.number().finite().optional(),
+  metric_score: z.number().finite().optional(),
+  description: z.string().max(4096).optional(),
+  options: z.array(z.string().max(4096)).max(100).optional(),
+  group: z.string().max(256).optional(),
+  groups: z.array(z.string().max(256)).max(50).optional(),
+});
+
+/**
+ * The `meta` part of POST /api/quarantine/ingest/ (DESIGN §4). Unknown keys are ignored.
+ * `mail_from` is '' for the null sender (<>).
+ */
+export const IngestMeta = z.object({
+  uuid: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[\x21-\x7e]+$/, 'Printable ASCII without spaces'),
+  mail_from: envelopeAddress(false),
+  rcpt_to: z.array(envelopeAddress(true)).min(1).max(INGEST_LIMITS.maxRecipients),
+  remote_ip: z.string().max(64).nullish(),
+  helo: z.string().max(255).nullish(),
+  /** ISO 8601 with offset; default: when the api received it. */
+  received_at: z.iso.datetime({ offset: true }).nullish(),
+  /** When the stack knows it (e.g. a GeoIP plugin); else taken from Rspamd's ASN symbol, if any. */
+  country: z.string().max(64).nullish(),
+  rspamd: z
+    .object({
+      action: z.string().max(64).nullish(),
+      score: z.number().finite().nullish(),
+      required_score: z.number().finite().nullish(),
+      symbols: z
+        .record(z.string().max(256), RspamdSymbolMeta)
+        .refine((s) => Object.keys(s).length <= INGEST_LIMITS.maxSymbols, 'Too many symbols')
+        .nullish(),
+    })
+    .nullish(),
+});
+export type IngestMeta = z.infer<typeof IngestMeta>;
+
+/** 201 (stored now) or 200 (already stored: same Haraka uuid, or same envelope and bytes). */
+export const IngestResponse = z.object({ id: z.string() });
+export type IngestResponse = z.infer<typeof IngestResponse>;
+
+const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+const optionalText = (max: number) => z.preprocess(emptyAsUndefined, z.string().trim().max(max).optional());
+const optionalNumber = z.preprocess(emptyAsUndefined, z.coerce.number().finite().optional());
+/** ISO 8601 date-time with offset, or a date (YYYY-MM-DD, a UTC day). */
+export const DateFilter = z.preprocess(
+  emptyAsUndefined,
+  z.union([z.iso.datetime({ offset: true }), z.iso.date()]).optional(),
+);
+
+/**
+ * GET /api/quarantine/. Text filters match substrings, case-insensitively: `q` the subject, the
+ * sender (header From and envelope) or a recipient the caller may see; `sender` and `recipient`
+ * those fields only. `date_from`/`date_to` are inclusive (a date-only `date_to` covers that UTC day).
+ */
+export const QuarantineListQuery = z.object({
+  status: z.preprocess(emptyAsUndefined, z.enum(QUARANTINE_STATUS_FILTERS).default('pending')),
+  q: optionalText(200),
+  sender: optionalText(320),
+  recipient: optionalText(320),
+  action: optionalText(64),
+  score_min: optionalNumber,
+  score_max: optionalNumber,
+  date_from: DateFilter,
+  date_to: DateFilter,
+  cursor: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
+  page_size: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(LIMITS.defaultPageSize),
+});
+export type QuarantineListQuery = z.infer<typeof QuarantineListQuery>;
+
+/** Recipients shown per list item (the first ones, by address); recipient_count tells how many the caller sees. */
+export const LIST_ITEM_RECIPIENTS = 20;
+/** Recipients listed in the detail; recipients_truncated tells when there are more. */
+export const DETAIL_RECIPIENTS = 1000;
+
+export const QuarantineItem = z.object({
+  id: z.string(),
+  received_at: z.string(),
+  /** Address of the header From (the envelope sender when the message has none). */
+  sender: z.string(),
+  /** Recipients the caller may see (at most LIST_ITEM_RECIPIENTS). */
+  recipients: z.array(z.string()),
+  recipient_count: z.number().int().nonnegative(),
+  subject: z.string().nullable(),
+  score: z.number().nullable(),
+  action: z.string(),
+  /**
+   * The caller's view: the most actionable status among the recipients they see, in this order:
+   * pending, release_failed, release_unknown, releasing, released, deleted.
+   */
+  status: QuarantineStatus,
+  size: z.number().int().nonnegative(),
+});
+export type QuarantineItem = z.infer<typeof QuarantineItem>;
+
+/** Newest first; pass `next_cursor` back as `?cursor=` (with the same filters) for the next page. */
+export const QuarantineList = z.object({ results: z.array(QuarantineItem), next_cursor: z.string().nullable() });
+export type QuarantineList = z.infer<typeof QuarantineList>;
+
+export const QuarantineRecipient = z.object({
+  address: z.string(),
+  status: QuarantineStatus,
+  updated_at: z.string(),
+});
+export type QuarantineRecipient = z.infer<typeof QuarantineRecipient>;
+
+export const MailAttachment = z.object({ name: z.string(), type: z.string(), size: z.number().int().nonnegative() });
+export type MailAttachment = z.infer<typeof MailAttachment>;
+
+export const RspamdSymbol = z.object({
+  symbol: z.string(),
+  score: z.number(),
+  description: z.string().nullable(),
+  options: z.array(z.string()),
+  group: z.string().nullable(),
+});
+export type RspamdSymbol = z.infer<typeof RspamdSymbol>;
+
+export const MailHeader = z.object({ name: z.string(), value: z.string() });
+export type MailHeader = z.infer<typeof MailHeader>;
+
+export const DELIVERY_OUTCOMES = [
+  'in_progress',
+  'released',
+  'partially_released',
+  'relay_refused',
+  'relay_unreachable',
+  'release_unknown',
+] as const;
+
+/** The relay's answer to one release attempt (accepted/rejected: only recipients the caller may see). */
+export const ReleaseDelivery = z.object({
+  response: z.string().nullable(),
+  accepted: z.array(z.string()),
+  rejected: z.array(z.string()),
+});
+export type ReleaseDelivery = z.infer<typeof ReleaseDelivery>;
+
+export const DeliveryAttempt = ReleaseDelivery.extend({
+  outcome: z.enum(DELIVERY_OUTCOMES),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  /** E-mail of who released it. */
+  by: z.string(),
+});
+export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
+
+/**
+ * GET /api/quarantine/{id}/: every e-mail field of spec §3. dkim/spf come from Rspamd's symbols
+ * (pass, fail, softfail, neutral, none, temperror, permerror) and are null when Rspamd gave none;
+ * country is null unless the stack provides it. Bodies are the message's own text and HTML, capped
+ * (body_truncated): render the HTML only sanitised, in a sandboxed frame.
+ */
+export const QuarantineDetail = z.object({
+  id: z.string(),
+  /** Haraka transaction uuid (for the logs of this mail). */
+  uuid: z.string().nullable(),
+  received_at: z.string(),
+  /** The Date header. */
+  date: z.string().nullable(),
+  sender: z.string(),
+  envelope_from: z.string(),
+  recipients: z.array(QuarantineRecipient),
+  recipient_count: z.number().int().nonnegative(),
+  recipients_truncated: z.boolean(),
+  status: QuarantineStatus,
+  subject: z.string().nullable(),
+  score: z.number().nullable(),
+  required_score: z.number().nullable(),
+  action: z.string(),
+  dkim: z.string().nullable(),
+  spf: z.string().nullable(),
+  size: z.number().int().nonnegative(),
+  message_id: z.string().nullable(),
+  ip_address: z.string().nullable(),
+  helo: z.string().nullable(),
+  country: z.string().nullable(),
+  sender_domain: z.string().nullable(),
+  mime_domain: z.string().nullable(),
+  mime_user: z.string().nullable(),
+  attachments: z.array(MailAttachment),
+  urls: z.array(z.string()),
+  symbols: z.array(RspamdSymbol),
+  headers: z.array(MailHeader),
+  text_body: z.string().nullable(),
+  html_body: z.string().nullable(),
+  body_truncated: z.boolean(),
+  /** The last release attempt that concerned a recipient the caller sees. */
+  delivery: DeliveryAttempt.nullable(),
+});
+export type QuarantineDetail = z.infer<typeof QuarantineDetail>;
+
+/** POST /api/quarantine/{id}/release/ (body optional). */
+export const ReleaseRequest = z
+  .object({
+    /** Required to send again after an unknown outcome (the first send may have been delivered). */
+    confirm_resend: z.boolean().optional(),
+  })
+  .nullish();
+export type ReleaseRequest = z.infer<typeof ReleaseRequest>;
+
+/** 200: released to every recipient the caller acts for (or to some: partially_released, the others release_failed). */
+export const ReleaseResponse = z.object({
+  status: z.enum(['released', 'partially_released']),
+  delivery: ReleaseDelivery,
+});
+export type ReleaseResponse = z.infer<typeof ReleaseResponse>;
+
+/** 502: relay_refused | relay_unreachable | release_unknown, with what the relay said. */
+export const ReleaseFailure = ApiError.extend({ delivery: ReleaseDelivery });
+export type ReleaseFailure = z.infer<typeof ReleaseFailure>;
+
+export const QUARANTINE_MESSAGES = {
+  notFound: 'Email not found',
+  released: 'Email successfully released',
+  deleted: 'Email successfully deleted',
+} as const;
