@@ -103,7 +103,7 @@ class PrecompressPlugin {
     compiler.hooks.thisCompilation.tap('PrecompressPlugin', (compilation) => {
       const cache = compilation.getCache('PrecompressPlugin');
       compilation.hooks.processAssets.tapPromise(
-        { name: 'PrecompressPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_TRANSFER },
+        { name: 'PrecompressPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_TRANSFER },
         async (assets) => {
           for (const name of Object.keys(assets)) {
             if (!/\.(js|json|html|css|svg)$/.test(name)) continue;

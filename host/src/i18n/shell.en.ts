@@ -78,7 +78,6 @@ const en: typeof shell = {
       'Scan this QR code with your authenticator app (Google Authenticator, Microsoft Authenticator, Aegis, 1Password…).',
     qr_label: 'QR code to scan with the authenticator app',
     manual: 'Cannot scan it? Enter this key in the app:',
-    secret_label: 'Secret key',
     setup_error: 'The setup could not start.',
     code: '6-digit code',
     code_help: 'Enter the code shown by the app to confirm.',
@@ -113,7 +112,6 @@ const en: typeof shell = {
   },
   settings: {
     description: 'Adjust the console to your liking.',
-    sections: 'Settings sections',
     preferences: {
       title: 'Preferences',
       description: 'Saved in this browser and on your account.',

@@ -83,7 +83,6 @@ const shell = {
       'Scannez ce QR code avec votre application d’authentification (Google Authenticator, Microsoft Authenticator, Aegis, 1Password…).',
     qr_label: 'QR code à scanner avec l’application d’authentification',
     manual: 'Impossible de scanner ? Saisissez cette clé dans l’application :',
-    secret_label: 'Clé secrète',
     setup_error: 'La configuration n’a pas pu démarrer.',
     code: 'Code à 6 chiffres',
     code_help: 'Saisissez le code affiché par l’application pour confirmer.',
@@ -118,7 +117,6 @@ const shell = {
   },
   settings: {
     description: 'Réglez la console à votre convenance.',
-    sections: 'Sections des paramètres',
     preferences: {
       title: 'Préférences',
       description: 'Enregistrées dans ce navigateur et sur votre compte.',

@@ -10,6 +10,7 @@ import {
   HistoryOutlined,
   InboxOutlined,
   LineChartOutlined,
+  MessageOutlined,
   ProfileOutlined,
   SafetyOutlined,
   SettingOutlined,
@@ -36,6 +37,7 @@ const ICONS: Record<string, ReactNode> = {
   haraka_logs: <FileSearchOutlined />,
   haraka_summary: <LineChartOutlined />,
   haraka_logs_per_day: <CalendarOutlined />,
+  feedback: <MessageOutlined />,
   settings: <SettingOutlined />,
   profile: <ProfileOutlined />,
 };

@@ -13,6 +13,8 @@ import { Link, Outlet } from 'react-router-dom';
 import { useRemotes } from '../app/remotes';
 import { LanguageSelect } from '../features/controls/LanguageSelect';
 import { ThemeToggle } from '../features/controls/ThemeToggle';
+import { FeedbackButton } from '../features/feedback/FeedbackButton';
+import { pushPreferences } from '../features/settings/preferences-sync';
 import { NavMenu } from './NavMenu';
 import { ProfileMenu } from './ProfileMenu';
 
@@ -35,7 +37,7 @@ function useCurrentUserQuery() {
   }, [me.data, setUser]);
 }
 
-/** The authenticated wrapper (spec §2): drawer, top bar, profile menu, main content. */
+/** The authenticated wrapper (spec §2): drawer, top bar, profile menu, main content, feedback button. */
 export function ProtectedLayout() {
   const { t } = useTranslation('host');
   const token = useThemeToken();
@@ -98,7 +100,7 @@ export function ProtectedLayout() {
             onClick={() => setCollapsed((c) => !c)}
           />
           <div style={{ flex: 1 }} />
-          <ThemeToggle />
+          <ThemeToggle onSaved={pushPreferences} />
           <LanguageSelect />
           <ProfileMenu />
         </Layout.Header>
@@ -111,6 +113,7 @@ export function ProtectedLayout() {
           </Suspense>
         </Layout.Content>
       </Layout>
+      <FeedbackButton />
     </Layout>
   );
 }

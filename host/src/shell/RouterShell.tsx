@@ -5,8 +5,12 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useLayoutEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { registerShellStrings } from '../i18n/shell';
 import { createQueryClient } from './query-client';
 import { buildRoutes } from './routes';
+
+// The protected pages' texts come with this chunk, not with /login.
+registerShellStrings();
 
 type Router = ReturnType<typeof createBrowserRouter>;
 

@@ -34,6 +34,7 @@ describe('the one route table (DESIGN §3)', () => {
       'Journaux',
       'Résumé statistique',
       'Journaux par jour',
+      'Avis',
       'Paramètres',
     ]);
   });
@@ -46,8 +47,8 @@ describe('the one route table (DESIGN §3)', () => {
 
   it('route → role (DESIGN §3) and MF ids', () => {
     const role = (id: string) => ROUTES.find((r) => r.id === id)!.role;
-    expect(['dashboard', 'mail', 'history', 'statistics', 'settings', 'profile'].map(role)).toEqual(
-      Array(6).fill('user'),
+    expect(['dashboard', 'mail', 'history', 'statistics', 'settings', 'profile', 'confirm_email'].map(role)).toEqual(
+      Array(7).fill('user'),
     );
     expect(role('users')).toBe('domain_admin');
     for (const id of [
@@ -58,8 +59,19 @@ describe('the one route table (DESIGN §3)', () => {
       'haraka_logs',
       'haraka_summary',
       'haraka_logs_per_day',
+      'feedback',
     ])
       expect(role(id)).toBe('admin');
     expect(remoteId(ROUTES[0]!)).toBe('remote_mail/Dashboard');
+  });
+
+  it('the host’s own pages: profile (+ e-mail confirmation link), settings, admin feedback', () => {
+    const page = (id: string) => ROUTES.find((r) => r.id === id);
+    expect(page('profile')).toMatchObject({ path: 'profile', page: 'profile', ready: true });
+    expect(page('profile')!.nav).toBeUndefined(); // reached from the profile menu
+    expect(page('confirm_email')).toMatchObject({ path: 'profile/confirm-email', page: 'confirm_email' });
+    expect(page('settings')).toMatchObject({ path: 'settings', page: 'settings', ready: true });
+    expect(page('feedback')).toMatchObject({ path: 'feedback', page: 'feedback', role: 'admin' });
+    for (const id of ['profile', 'confirm_email', 'settings', 'feedback']) expect(remoteId(page(id)!)).toBeNull();
   });
 });

@@ -143,7 +143,14 @@ export const ROUTES: readonly RouteEntry[] = [
   { id: 'settings', path: 'settings', href: '/settings', role: 'user', page: 'settings', ready: true, nav: {} },
   { id: 'profile', path: 'profile', href: '/profile', role: 'user', page: 'profile', ready: true },
   // The link e-mailed to a new address (EMAIL_CONFIRM_PATH of @qc/contracts); it confirms by a POST.
-  { id: 'confirm_email', path: 'profile/confirm-email', href: '/profile/confirm-email', role: 'user', page: 'confirm_email', ready: true },
+  {
+    id: 'confirm_email',
+    path: 'profile/confirm-email',
+    href: '/profile/confirm-email',
+    role: 'user',
+    page: 'confirm_email',
+    ready: true,
+  },
 ];
 
 /** Nav groups and the role each needs (spec §2: the Filters and Haraka groups are admin only). */

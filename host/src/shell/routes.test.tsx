@@ -10,10 +10,11 @@ import { buildRoutes } from './routes';
 jest.mock('./ProtectedLayout', () => ({ ProtectedLayout: () => <Outlet /> }));
 jest.mock('./RemotePage', () => ({
   RemotePage: ({ entry }: { entry: { id: string } }) => {
-    if (entry.id === 'settings') throw new Error('boom');
+    if (entry.id === 'statistics') throw new Error('boom');
     return <p>page {entry.id}</p>;
   },
 }));
+jest.mock('./HostPage', () => ({ HostPage: ({ page }: { page: string }) => <p>host page {page}</p> }));
 
 function visit(path: string, role: Role) {
   useSession.setState({ user: { ...USER, role }, isAuthenticated: true, isLoading: false });
@@ -42,6 +43,7 @@ describe('route guards (spec §2, DESIGN §3)', () => {
     ['/domains', 'domain_admin'],
     ['/rspamd/system-rules', 'domain_admin'],
     ['/haraka/logs', 'user'],
+    ['/feedback', 'domain_admin'],
   ] as const)('%s without the role (%s) redirects to /dashboard', async (path, role) => {
     const router = visit(path, role);
     expect(await screen.findByText('page dashboard')).toBeInTheDocument();
@@ -64,8 +66,19 @@ describe('route guards (spec §2, DESIGN §3)', () => {
     expect(router.state.location.pathname).toBe('/no/such/page');
   });
 
-  it('an unhandled route error shows "Unexpected Application Error!"', async () => {
+  it('the host’s own pages: profile, the e-mail confirmation link, settings; feedback for an admin', async () => {
+    visit('/profile', 'user');
+    expect(await screen.findByText('host page profile')).toBeInTheDocument();
+    visit('/profile/confirm-email?token=abc', 'user');
+    expect(await screen.findByText('host page confirm_email')).toBeInTheDocument();
     visit('/settings', 'user');
+    expect(await screen.findByText('host page settings')).toBeInTheDocument();
+    visit('/feedback', 'admin');
+    expect(await screen.findByText('host page feedback')).toBeInTheDocument();
+  });
+
+  it('an unhandled route error shows "Unexpected Application Error!"', async () => {
+    visit('/statistics', 'user');
     expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeInTheDocument();
   });
 });

@@ -1,5 +1,6 @@
 import { RequireRole } from '@qc/auth';
 import { Navigate, type RouteObject } from 'react-router-dom';
+import { HostPage } from './HostPage';
 import { ErrorPage } from './pages/ErrorPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { ProtectedLayout } from './ProtectedLayout';
@@ -10,7 +11,7 @@ import { ROUTES, type RouteEntry } from './route-table';
 export function guarded(entry: RouteEntry) {
   return (
     <RequireRole role={entry.role} fallback={<Navigate to="/dashboard" replace />}>
-      <RemotePage key={entry.id} entry={entry} />
+      {entry.page ? <HostPage key={entry.id} page={entry.page} /> : <RemotePage key={entry.id} entry={entry} />}
     </RequireRole>
   );
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_PREFERENCES, usePreferences, useTheme } from '@qc/ui-state';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithTheme } from '../../test-utils';
 import { ThemeToggle } from './ThemeToggle';
@@ -27,5 +27,19 @@ describe('theme toggle (spec §4)', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Activer le thème clair' }));
     expect(JSON.parse(localStorage.getItem('userPreferences')!)).toEqual({ themeMode: 'light', defaultPageSize: 20 });
     expect(reload).toHaveBeenCalled();
+  });
+});
+
+describe('theme toggle in the signed-in shell', () => {
+  it('copies the saved preferences to the account before reloading, and reloads even if that fails', async () => {
+    useTheme.getState().setMode('light');
+    const order: string[] = [];
+    const onSaved = jest.fn(async (p: unknown) => {
+      order.push(`saved ${JSON.stringify(p)}`);
+      throw new Error('offline');
+    });
+    renderWithTheme(<ThemeToggle onReload={() => order.push('reload')} onSaved={onSaved} />);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Activer le thème sombre' }));
+    await waitFor(() => expect(order).toEqual(['saved {"themeMode":"dark","defaultPageSize":50}', 'reload']));
   });
 });

@@ -1,16 +1,24 @@
 import { MoonOutlined, SunOutlined } from '@ant-design/icons';
 import Button from 'antd/es/button';
-import { nextThemeMode, usePreferences, useTheme } from '@qc/ui-state';
+import { nextThemeMode, usePreferences, useTheme, type UserPreferences } from '@qc/ui-state';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** Reloads the page after saving; injectable for tests. */
 export type Reloader = () => void;
 const reloadPage: Reloader = () => window.location.reload();
 
+export interface ThemeToggleProps {
+  onReload?: Reloader;
+  /** Signed in: also copies the saved preferences to the account (awaited, failures ignored). */
+  onSaved?: (preferences: UserPreferences) => Promise<unknown>;
+}
+
 /** Spec §4: system or dark → light; light → dark; saved to userPreferences, then the page reloads. */
-export function ThemeToggle({ onReload = reloadPage }: { onReload?: Reloader }) {
+export function ThemeToggle({ onReload = reloadPage, onSaved }: ThemeToggleProps) {
   const { t } = useTranslation('common');
   const mode = useTheme((s) => s.mode);
+  const [busy, setBusy] = useState(false);
   const next = nextThemeMode(mode);
   const label = next === 'dark' ? t('theme.toggle_to_dark') : t('theme.toggle_to_light');
   return (
@@ -20,9 +28,14 @@ export function ThemeToggle({ onReload = reloadPage }: { onReload?: Reloader }) 
       aria-label={label}
       title={label}
       data-testid="theme-toggle"
+      loading={busy}
       icon={next === 'dark' ? <MoonOutlined /> : <SunOutlined />}
-      onClick={() => {
-        usePreferences.getState().save({ themeMode: next });
+      onClick={async () => {
+        const saved = usePreferences.getState().save({ themeMode: next });
+        if (onSaved) {
+          setBusy(true);
+          await onSaved(saved).catch(() => undefined);
+        }
         onReload();
       }}
     />

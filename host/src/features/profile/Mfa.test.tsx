@@ -1,0 +1,200 @@
+import { resetSessionForTests, useSession } from '@qc/auth';
+import { useNotices } from '@qc/ui-state';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { jsonResponse, mockApi, renderPage, routesOf, signIn, USER } from '../../test-utils';
+import ProfilePage from './Page';
+
+jest.setTimeout(30_000);
+
+const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const OTPAUTH = `otpauth://totp/Quarantine%20Console:jane%40example.com?secret=${SECRET}&issuer=Quarantine%20Console`;
+const CODES = [
+  '2345ABCDEF',
+  '3456BCDEFG',
+  '4567CDEFGH',
+  '5678DEFGHJ',
+  '6789EFGHJK',
+  '789AFGHJKL',
+  '89ABGHJKLM',
+  '9ABCHJKLMN',
+  'ABCDJKLMNP',
+  'BCDEKLMNPQ',
+];
+
+const noticeTitles = () => useNotices.getState().notices.map((n) => `${n.type}:${n.title}`);
+const mfaSection = () => within(screen.getByTestId('profile-section-mfa'));
+
+let downloads: { name: string; blob: Blob }[];
+
+beforeEach(() => {
+  localStorage.clear();
+  resetSessionForTests();
+  useNotices.getState().clear();
+  jest.restoreAllMocks();
+  // jsdom has no object URLs and does not download: record what would be saved.
+  downloads = [];
+  let lastBlob: Blob | null = null;
+  Object.assign(URL, {
+    createObjectURL: jest.fn((blob: Blob) => {
+      lastBlob = blob;
+      return 'blob:http://localhost/codes';
+    }),
+    revokeObjectURL: jest.fn(),
+  });
+  jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    downloads.push({ name: this.download, blob: lastBlob! });
+  });
+});
+
+describe('MFA: turning it on (spec §4): QR → 6-digit code → backup codes shown once', () => {
+  it('shows the QR code of the otpauth URL and the secret, checks the code, then shows the backup codes', async () => {
+    signIn();
+    const { calls } = mockApi((c) => {
+      if (c.path === '/api/users/me/mfa/setup/') return jsonResponse(200, { secret: SECRET, otpauth_url: OTPAUTH });
+      if (c.path === '/api/users/me/mfa/enable/') return jsonResponse(200, { backup_codes: CODES });
+      return jsonResponse(200, { ...USER, mfa_enabled: calls.some((x) => x.path.endsWith('/enable/')) });
+    });
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    expect(mfaSection().getByTestId('mfa-status')).toHaveTextContent('Désactivée');
+    await user.click(mfaSection().getByRole('button', { name: 'Activer' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Activer la vérification en deux étapes' });
+    const qr = await within(dialog).findByRole('img', {
+      name: 'QR code à scanner avec l’application d’authentification',
+    });
+    expect(qr.tagName.toLowerCase()).toBe('svg');
+    expect(qr.querySelectorAll('path').length).toBeGreaterThan(0);
+    expect(within(dialog).getByTestId('mfa-secret')).toHaveTextContent('JBSW Y3DP EHPK 3PXP');
+    expect(routesOf(calls)).toContain('POST /api/users/me/mfa/setup/');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Suivant' }));
+    const code = within(dialog).getByLabelText('Code à 6 chiffres');
+    await user.type(code, '12');
+    await user.click(within(dialog).getByRole('button', { name: 'Activer' }));
+    expect(await within(dialog).findByText('Le code doit contenir exactement 6 chiffres')).toBeInTheDocument();
+    expect(routesOf(calls)).not.toContain('POST /api/users/me/mfa/enable/');
+    await user.type(code, '3456');
+    await user.click(within(dialog).getByRole('button', { name: 'Activer' }));
+
+    const list = await within(dialog).findByRole('list', { name: 'Codes de secours' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(CODES);
+    expect(calls.find((c) => c.path === '/api/users/me/mfa/enable/')!.body).toEqual({ totp_code: '123456' });
+    expect(noticeTitles()).toContain('success:Authentification à deux facteurs activée avec succès');
+    expect(useSession.getState().user?.mfa_enabled).toBe(true);
+    // The dialog cannot be dismissed while the codes are shown.
+    expect(within(dialog).queryByRole('button', { name: /close|fermer/i })).not.toBeInTheDocument();
+
+    const writeText = jest.spyOn(navigator.clipboard, 'writeText');
+    await user.click(within(dialog).getByRole('button', { name: /Copier/ }));
+    expect(writeText).toHaveBeenCalledWith(CODES.join('\n'));
+    await waitFor(() => expect(noticeTitles()).toContain('success:Codes copiés dans le presse-papiers'));
+    await user.click(within(dialog).getByRole('button', { name: /Télécharger/ }));
+    expect(downloads).toHaveLength(1);
+    expect(downloads[0]!.name).toBe('quarantine-console-backup-codes.txt');
+    const file = await downloads[0]!.blob.text();
+    for (const c of CODES) expect(file).toContain(c);
+    expect(file).toContain('jane@example.com');
+
+    const done = within(dialog).getByRole('button', { name: 'Terminer' });
+    expect(done).toBeDisabled();
+    await user.click(within(dialog).getByRole('checkbox', { name: 'J’ai enregistré ces codes' }));
+    await user.click(done);
+    await waitFor(() => expect(screen.queryByTestId('mfa-enable-modal')).not.toBeInTheDocument());
+    await waitFor(() => expect(mfaSection().getByTestId('mfa-status')).toHaveTextContent('Activée'));
+  });
+
+  it('a wrong code (400 errors.totp_code) stays on the code step with a field error and "MFA error"', async () => {
+    signIn();
+    mockApi((c) => {
+      if (c.path === '/api/users/me/mfa/setup/') return jsonResponse(200, { secret: SECRET, otpauth_url: OTPAUTH });
+      if (c.path === '/api/users/me/mfa/enable/')
+        return jsonResponse(400, {
+          detail: 'The code is not valid.',
+          code: 'invalid_code',
+          errors: { totp_code: 'x' },
+        });
+      return jsonResponse(200, USER);
+    });
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    await user.click(mfaSection().getByRole('button', { name: 'Activer' }));
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByTestId('mfa-qr');
+    await user.click(within(dialog).getByRole('button', { name: 'Suivant' }));
+    await user.type(within(dialog).getByLabelText('Code à 6 chiffres'), '000000');
+    await user.click(within(dialog).getByRole('button', { name: 'Activer' }));
+    expect(await within(dialog).findByText(/Code incorrect/)).toBeInTheDocument();
+    expect(noticeTitles()).toEqual(['error:Erreur MFA']);
+    expect(screen.getByTestId('mfa-enable-modal')).toHaveAttribute('data-step', 'verify');
+    expect(useSession.getState().user?.mfa_enabled).toBe(false);
+  });
+});
+
+describe('MFA: turning it off and new backup codes need the password (spec §4)', () => {
+  it('off: a wrong password is a field error; the right one turns MFA off', async () => {
+    signIn({ ...USER, mfa_enabled: true });
+    let wrong = true;
+    const { calls } = mockApi((c) => {
+      if (c.path === '/api/users/me/mfa/disable/')
+        return wrong
+          ? jsonResponse(400, {
+              detail: 'no',
+              code: 'invalid_password',
+              errors: { password: 'The password is not correct.' },
+            })
+          : new Response(null, { status: 204 });
+      return jsonResponse(200, { ...USER, mfa_enabled: wrong });
+    });
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    expect(mfaSection().getByTestId('mfa-status')).toHaveTextContent('Activée');
+    await user.click(mfaSection().getByRole('button', { name: 'Désactiver' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Désactiver la vérification en deux étapes' });
+    await user.click(within(dialog).getByRole('button', { name: 'Désactiver' }));
+    expect(await within(dialog).findByText('Veuillez saisir votre mot de passe')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Mot de passe'), 'nope');
+    await user.click(within(dialog).getByRole('button', { name: 'Désactiver' }));
+    expect(await within(dialog).findByText('Mot de passe incorrect')).toBeInTheDocument();
+    expect(noticeTitles()).toEqual(['error:Erreur MFA']);
+    expect(useSession.getState().isAuthenticated).toBe(true);
+
+    wrong = false;
+    await user.type(within(dialog).getByLabelText('Mot de passe'), '-right');
+    await user.click(within(dialog).getByRole('button', { name: 'Désactiver' }));
+    await waitFor(() => expect(mfaSection().getByTestId('mfa-status')).toHaveTextContent('Désactivée'));
+    expect(calls.filter((c) => c.path === '/api/users/me/mfa/disable/').map((c) => c.body)).toEqual([
+      { password: 'nope' },
+      { password: 'nope-right' },
+    ]);
+    expect(noticeTitles()).toContain('success:Authentification à deux facteurs désactivée');
+  });
+
+  it('new backup codes: the password, then the new codes shown once', async () => {
+    signIn({ ...USER, mfa_enabled: true });
+    const { calls } = mockApi((c) =>
+      c.path === '/api/users/me/mfa/backup-codes/'
+        ? jsonResponse(200, { backup_codes: CODES.slice(0, 3) })
+        : jsonResponse(200, { ...USER, mfa_enabled: true }),
+    );
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    await user.click(mfaSection().getByRole('button', { name: 'Nouveaux codes de secours' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Générer de nouveaux codes de secours' });
+    await user.type(within(dialog).getByLabelText('Mot de passe'), 'secret-pass');
+    await user.click(within(dialog).getByRole('button', { name: 'Générer' }));
+    const list = await within(dialog).findByRole('list', { name: 'Codes de secours' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(CODES.slice(0, 3));
+    expect(calls.find((c) => c.path === '/api/users/me/mfa/backup-codes/')!.body).toEqual({ password: 'secret-pass' });
+    expect(noticeTitles()).toEqual(['success:Nouveaux codes de secours générés']);
+  });
+});

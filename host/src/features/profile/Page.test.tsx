@@ -1,0 +1,200 @@
+import { resetSessionForTests, useSession } from '@qc/auth';
+import { changeLanguage } from '@qc/i18n';
+import { useNotices } from '@qc/ui-state';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { jsonResponse, mockApi, renderPage, routesOf, signIn, USER } from '../../test-utils';
+import ProfilePage from './Page';
+
+// A whole page of antd forms typed into key by key: slow on a loaded CI machine.
+jest.setTimeout(30_000);
+
+const noticeTitles = () => useNotices.getState().notices.map((n) => `${n.type}:${n.title}`);
+const infoSection = () => within(screen.getByTestId('profile-section-info'));
+const passwordSection = () => within(screen.getByTestId('profile-section-password'));
+
+beforeEach(() => {
+  localStorage.clear();
+  resetSessionForTests();
+  useNotices.getState().clear();
+  jest.restoreAllMocks();
+});
+afterEach(async () => {
+  await act(() => changeLanguage('fr'));
+});
+
+describe('/profile: personal information (spec §5, §6)', () => {
+  it('shows the user, validates username and e-mail (required, valid), and sends nothing when invalid', async () => {
+    signIn();
+    const { calls } = mockApi(() => jsonResponse(200, USER));
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    expect(screen.getByRole('heading', { level: 1, name: 'Profil' })).toBeInTheDocument();
+    const username = infoSection().getByLabelText('Nom d’utilisateur');
+    const email = infoSection().getByLabelText('Adresse e-mail');
+    expect(username).toHaveValue('jane.doe');
+    expect(email).toHaveValue('jane@example.com');
+
+    await user.clear(username);
+    await user.clear(email);
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('Veuillez saisir un nom d’utilisateur')).toBeInTheDocument();
+    expect(screen.getByText('Veuillez saisir une adresse e-mail')).toBeInTheDocument();
+
+    await user.type(username, 'jane doe');
+    await user.type(email, 'not-an-address');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText(/ne peut contenir que des lettres/)).toBeInTheDocument();
+    expect(await screen.findByText('Format d’e-mail invalide')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
+  });
+
+  it('sends only what changed; a new e-mail says where the confirmation link went and keeps the current one', async () => {
+    signIn();
+    const answered = { ...USER, first_name: 'Janet', pending_email: 'new@example.com' };
+    const { calls } = mockApi((c) => (c.method === 'PATCH' ? jsonResponse(200, answered) : jsonResponse(200, USER)));
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    const first = infoSection().getByLabelText('Prénom');
+    await user.clear(first);
+    await user.type(first, 'Janet ');
+    const email = infoSection().getByLabelText('Adresse e-mail');
+    await user.clear(email);
+    await user.type(email, 'new@example.com');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+
+    expect(await screen.findByTestId('profile-pending-email')).toHaveTextContent(
+      'Un lien de confirmation a été envoyé à new@example.com.',
+    );
+    const patch = calls.find((c) => c.method === 'PATCH')!;
+    expect(patch.path).toBe('/api/users/me/');
+    expect(patch.body).toEqual({ first_name: 'Janet', email: 'new@example.com' });
+    expect(noticeTitles()).toEqual(['success:Profil mis à jour avec succès']);
+    // The session user follows (top bar), and the e-mail in effect is still the current one.
+    expect(useSession.getState().user).toMatchObject({ first_name: 'Janet', email: 'jane@example.com' });
+    expect(useSession.getState().user).not.toHaveProperty('pending_email');
+    // (the fields are reset: re-mounted inputs)
+    await waitFor(() => expect(infoSection().getByLabelText('Adresse e-mail')).toHaveValue('jane@example.com'));
+  });
+
+  it('external users: username and e-mail are read-only with an explanation; only names are sent', async () => {
+    signIn({ ...USER, is_external: true });
+    const { calls } = mockApi((c) =>
+      c.method === 'PATCH'
+        ? jsonResponse(200, { ...USER, is_external: true, last_name: 'Smith', pending_email: null })
+        : jsonResponse(200, USER),
+    );
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    expect(screen.getByTestId('profile-external-notice')).toHaveTextContent(
+      'seuls le prénom et le nom peuvent être modifiés',
+    );
+    expect(infoSection().getByLabelText('Nom d’utilisateur')).toBeDisabled();
+    expect(infoSection().getByLabelText('Adresse e-mail')).toBeDisabled();
+    expect(infoSection().getByLabelText('Prénom')).toBeEnabled();
+    const last = infoSection().getByLabelText('Nom');
+    await user.clear(last);
+    await user.type(last, 'Smith');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(noticeTitles()).toEqual(['success:Profil mis à jour avec succès']));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ last_name: 'Smith' });
+  });
+
+  it('a username already taken (409) is shown on its field with "Error updating profile"', async () => {
+    signIn();
+    mockApi((c) =>
+      c.method === 'PATCH'
+        ? jsonResponse(409, {
+            detail: 'This username is already taken.',
+            code: 'username_taken',
+            errors: { username: 'This username is already taken.' },
+          })
+        : jsonResponse(200, USER),
+    );
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    const username = infoSection().getByLabelText('Nom d’utilisateur');
+    await user.clear(username);
+    await user.type(username, 'john');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('Ce nom d’utilisateur est déjà pris')).toBeInTheDocument();
+    expect(noticeTitles()).toEqual(['error:Erreur lors de la mise à jour du profil']);
+  });
+});
+
+describe('/profile: password change (spec §5, §8)', () => {
+  async function fill(current: string, next: string, confirm: string) {
+    const user = userEvent.setup();
+    const s = passwordSection();
+    if (current) await user.type(s.getByLabelText('Mot de passe actuel'), current);
+    if (next) await user.type(s.getByLabelText('Nouveau mot de passe'), next);
+    if (confirm) await user.type(s.getByLabelText('Confirmer le nouveau mot de passe'), confirm);
+    await user.click(s.getByRole('button', { name: 'Changer le mot de passe' }));
+    return user;
+  }
+
+  it('requires the three fields, 8 characters at least, and a matching confirmation; nothing is sent', async () => {
+    signIn();
+    const { calls } = mockApi(() => jsonResponse(200, USER));
+    renderPage(<ProfilePage />);
+    await fill('', '', '');
+    expect(await screen.findByText('Veuillez saisir votre mot de passe actuel')).toBeInTheDocument();
+    expect(screen.getByText('Veuillez saisir un nouveau mot de passe')).toBeInTheDocument();
+    expect(screen.getByText('Veuillez confirmer le nouveau mot de passe')).toBeInTheDocument();
+
+    await fill('old-secret', 'short', 'shorter');
+    expect(await screen.findByText('Le mot de passe doit contenir au moins 8 caractères')).toBeInTheDocument();
+    expect(await screen.findByText('Les mots de passe ne correspondent pas')).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/api/users/me/password/')).toEqual([]);
+  });
+
+  it('in English: "Password must be at least 8 characters long", "Passwords do not match"', async () => {
+    await act(() => changeLanguage('en'));
+    signIn();
+    mockApi(() => jsonResponse(200, USER));
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    const s = passwordSection();
+    await user.type(s.getByLabelText('New password'), 'short');
+    await user.type(s.getByLabelText('Confirm the new password'), 'other');
+    await user.click(s.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Password must be at least 8 characters long')).toBeInTheDocument();
+    expect(await screen.findByText('Passwords do not match')).toBeInTheDocument();
+  });
+
+  it('a wrong current password (400) is a field error, and the session goes on: no refresh, no sign-out', async () => {
+    signIn();
+    const tokens = [localStorage.getItem('accessToken'), localStorage.getItem('refreshToken')];
+    const { calls } = mockApi((c) =>
+      c.path === '/api/users/me/password/'
+        ? jsonResponse(400, {
+            detail: 'The password is not correct.',
+            code: 'invalid_password',
+            errors: { current_password: 'The password is not correct.' },
+          })
+        : jsonResponse(200, USER),
+    );
+    renderPage(<ProfilePage />);
+    await fill('not-my-password', 'new-secret-1', 'new-secret-1');
+    expect(await screen.findByText('Mot de passe actuel incorrect')).toBeInTheDocument();
+    expect(noticeTitles()).toEqual(['error:Erreur lors du changement de mot de passe']);
+    const post = calls.find((c) => c.path === '/api/users/me/password/')!;
+    expect(post.body).toEqual({ current_password: 'not-my-password', new_password: 'new-secret-1' });
+    expect(post.authorization).toBe(`Bearer ${tokens[0]}`);
+    expect(routesOf(calls)).not.toContain('POST /api/auth/refresh/');
+    expect(useSession.getState()).toMatchObject({ isAuthenticated: true, user: USER });
+    expect([localStorage.getItem('accessToken'), localStorage.getItem('refreshToken')]).toEqual(tokens);
+  });
+
+  it('success (204): "Password changed successfully" and the fields are emptied', async () => {
+    signIn();
+    mockApi((c) =>
+      c.path === '/api/users/me/password/' ? new Response(null, { status: 204 }) : jsonResponse(200, USER),
+    );
+    renderPage(<ProfilePage />);
+    await fill('old-secret', 'new-secret-1', 'new-secret-1');
+    await waitFor(() => expect(noticeTitles()).toEqual(['success:Mot de passe modifié avec succès']));
+    await waitFor(() => expect(passwordSection().getByLabelText('Nouveau mot de passe')).toHaveValue(''));
+    expect(useSession.getState().isAuthenticated).toBe(true);
+  });
+});

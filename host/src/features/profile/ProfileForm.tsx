@@ -1,0 +1,194 @@
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Col from 'antd/es/col';
+import Form from 'antd/es/form';
+import Input from 'antd/es/input';
+import Row from 'antd/es/row';
+import { errorMessageKey, readApiError } from '@qc/api-client';
+import type { CurrentUser, ProfileUpdate } from '@qc/contracts';
+import { notify } from '@qc/ui-state';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useUpdateProfile } from './profile.queries';
+
+interface ProfileValues {
+  username: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
+/** The API's username rule (Django's): letters, digits and @ . + - _ (kept here: no zod in the page). */
+export const USERNAME_PATTERN = /^[\p{L}\p{N}@.+\-_]+$/u;
+export const USERNAME_MAX = 150;
+export const NAME_MAX = 150;
+const EMAIL_MAX = 254;
+
+const valuesOf = (u: CurrentUser): ProfileValues => ({
+  username: u.username,
+  email: u.email,
+  first_name: u.first_name,
+  last_name: u.last_name,
+});
+
+/** Only what changed is sent; an external user sends only first and last name (spec §5, §6). */
+export function profileChanges(user: CurrentUser, v: ProfileValues): ProfileUpdate {
+  const changes: ProfileUpdate = {};
+  const first = v.first_name.trim();
+  const last = v.last_name.trim();
+  if (first !== user.first_name) changes.first_name = first;
+  if (last !== user.last_name) changes.last_name = last;
+  if (!user.is_external) {
+    if (v.username !== user.username) changes.username = v.username;
+    const email = v.email.trim();
+    if (email.toLowerCase() !== user.email.toLowerCase()) changes.email = email;
+  }
+  return changes;
+}
+
+/**
+ * Username, e-mail, first and last name (spec §5: username and e-mail required and valid). A new
+ * e-mail takes effect once the link sent to it is confirmed: the form then says where it was sent.
+ * External users may change only their first and last name (the other fields are disabled).
+ */
+export function ProfileForm({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation('host');
+  const [form] = Form.useForm<ProfileValues>();
+  const update = useUpdateProfile();
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
+  const external = user.is_external;
+
+  // The user changed elsewhere (re-read, MFA…): follow it unless the form is being edited.
+  useEffect(() => {
+    if (!form.isFieldsTouched()) form.setFieldsValue(valuesOf(user));
+  }, [user, form]);
+
+  const onFinish = async (values: ProfileValues) => {
+    const changes = profileChanges(user, values);
+    if (Object.keys(changes).length === 0) {
+      notify({ type: 'info', title: t('profile.info.no_changes') });
+      return;
+    }
+    try {
+      const res = await update.mutateAsync(changes);
+      setPendingEmail(res.pending_email);
+      form.resetFields();
+      form.setFieldsValue(valuesOf(res));
+      notify({ type: 'success', title: t('profile.info.success') });
+    } catch (error) {
+      const { status, code, errors = {} } = readApiError(error);
+      const fields: { name: keyof ProfileValues; errors: string[] }[] = [];
+      if (code === 'username_taken') fields.push({ name: 'username', errors: [t('profile.info.username_taken')] });
+      else if (code === 'email_taken') fields.push({ name: 'email', errors: [t('profile.info.email_taken')] });
+      else {
+        for (const name of ['username', 'email', 'first_name', 'last_name'] as const) {
+          if (errors[name]) fields.push({ name, errors: [errors[name]] });
+        }
+      }
+      form.setFields(fields);
+      let description: string | undefined;
+      if (code === 'email_send_failed') description = t('profile.info.email_send_failed');
+      else if (fields.length === 0 || status === 0 || status >= 500)
+        description = t(`common:${errorMessageKey(error)}`);
+      notify({ type: 'error', title: t('profile.info.error'), ...(description ? { description } : {}) });
+    }
+  };
+
+  const maxRule = (max: number) => ({ max, message: t('profile.info.too_long', { max }) });
+
+  return (
+    <Form<ProfileValues>
+      form={form}
+      name="profile"
+      layout="vertical"
+      initialValues={valuesOf(user)}
+      onFinish={onFinish}
+      data-testid="profile-form"
+    >
+      {external ? (
+        <Alert
+          type="info"
+          showIcon
+          id="profile-external-notice"
+          title={t('profile.info.external_notice')}
+          style={{ marginBottom: 16 }}
+          data-testid="profile-external-notice"
+        />
+      ) : null}
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="username"
+            label={t('profile.info.username')}
+            validateFirst
+            rules={
+              external
+                ? []
+                : [
+                    { required: true, whitespace: true, message: t('profile.info.username_required') },
+                    maxRule(USERNAME_MAX),
+                    { pattern: USERNAME_PATTERN, message: t('profile.info.username_invalid') },
+                  ]
+            }
+          >
+            <Input
+              autoComplete="username"
+              disabled={external}
+              data-testid="profile-username"
+              {...(external ? { 'aria-describedby': 'profile-external-notice' } : {})}
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="email"
+            label={t('profile.info.email')}
+            validateFirst
+            rules={
+              external
+                ? []
+                : [
+                    { required: true, whitespace: true, message: t('profile.info.email_required') },
+                    { type: 'email', message: t('profile.info.email_invalid') },
+                    maxRule(EMAIL_MAX),
+                  ]
+            }
+          >
+            <Input
+              type="email"
+              autoComplete="email"
+              disabled={external}
+              data-testid="profile-email"
+              {...(external ? { 'aria-describedby': 'profile-external-notice' } : {})}
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="first_name" label={t('profile.info.first_name')} rules={[maxRule(NAME_MAX)]}>
+            <Input autoComplete="given-name" data-testid="profile-first-name" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="last_name" label={t('profile.info.last_name')} rules={[maxRule(NAME_MAX)]}>
+            <Input autoComplete="family-name" data-testid="profile-last-name" />
+          </Form.Item>
+        </Col>
+      </Row>
+      {pendingEmail ? (
+        <Alert
+          type="info"
+          showIcon
+          role="status"
+          title={t('profile.info.pending_email', { email: pendingEmail })}
+          style={{ marginBottom: 16 }}
+          data-testid="profile-pending-email"
+        />
+      ) : null}
+      <Form.Item style={{ marginBottom: 0 }}>
+        <Button type="primary" htmlType="submit" loading={update.isPending} data-testid="profile-save">
+          {t('profile.info.save')}
+        </Button>
+      </Form.Item>
+    </Form>
+  );
+}

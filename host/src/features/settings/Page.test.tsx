@@ -1,0 +1,110 @@
+import { resetSessionForTests } from '@qc/auth';
+import { DEFAULT_PREFERENCES, useNotices, usePreferences, useTheme } from '@qc/ui-state';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { jsonResponse, mockApi, renderPage, signIn } from '../../test-utils';
+import SettingsPage from './Page';
+
+jest.setTimeout(20_000);
+
+const noticeTitles = () => useNotices.getState().notices.map((n) => `${n.type}:${n.title}`);
+const stored = () => JSON.parse(localStorage.getItem('userPreferences') ?? 'null') as unknown;
+const radio = (name: RegExp | string) => screen.getByRole('radio', { name });
+/** antd's radio input is visually hidden: the user clicks its label. */
+const choose = (user: ReturnType<typeof userEvent.setup>, name: RegExp | string) =>
+  user.click(radio(name).closest('label')!);
+
+beforeEach(() => {
+  localStorage.clear();
+  resetSessionForTests();
+  useNotices.getState().clear();
+  usePreferences.setState({ preferences: { ...DEFAULT_PREFERENCES } });
+  useTheme.getState().setMode('light');
+  jest.restoreAllMocks();
+});
+
+describe('/settings: preferences (spec §3, §8)', () => {
+  it('is the home of the settings sections (Preferences for now)', async () => {
+    signIn();
+    mockApi(() => jsonResponse(200, { theme_mode: 'light', default_page_size: 50 }));
+    renderPage(<SettingsPage />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Paramètres' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Préférences' })).toBeInTheDocument();
+    await waitFor(() => expect(radio(/Clair/)).toBeChecked());
+    expect(radio('50')).toBeChecked();
+  });
+
+  it('on load, the account copy is merged over the local one and applied (theme at once)', async () => {
+    signIn();
+    const { calls } = mockApi(() => jsonResponse(200, { theme_mode: 'dark', default_page_size: 100 }));
+    renderPage(<SettingsPage />);
+    await waitFor(() => expect(useTheme.getState().mode).toBe('dark'));
+    expect(stored()).toEqual({ themeMode: 'dark', defaultPageSize: 100 });
+    await waitFor(() => expect(radio(/Sombre/)).toBeChecked());
+    expect(radio('100')).toBeChecked();
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/users/me/preferences/']);
+    expect(calls[0]!.authorization).toMatch(/^Bearer /);
+  });
+
+  it('saves to localStorage AND to the account, applies the theme, says "Preferences saved successfully"', async () => {
+    signIn();
+    const { calls } = mockApi((c) =>
+      c.method === 'PUT'
+        ? jsonResponse(200, c.body)
+        : jsonResponse(200, { theme_mode: 'light', default_page_size: 50 }),
+    );
+    renderPage(<SettingsPage />);
+    const user = userEvent.setup();
+    await waitFor(() => expect(calls).toHaveLength(1));
+    await choose(user, /Système/);
+    await choose(user, '20');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(noticeTitles()).toEqual(['success:Préférences enregistrées avec succès']));
+    expect(stored()).toEqual({ themeMode: 'system', defaultPageSize: 20 });
+    expect(useTheme.getState().mode).toBe('system');
+    const put = calls.find((c) => c.method === 'PUT')!;
+    expect(put.path).toBe('/api/users/me/preferences/');
+    expect(put.body).toEqual({ theme_mode: 'system', default_page_size: 20 });
+  });
+
+  it('the account cannot be reached: kept locally, "Error synchronizing with server"', async () => {
+    signIn();
+    mockApi((c) =>
+      c.method === 'PUT'
+        ? jsonResponse(503, { detail: 'down', code: 'unavailable' })
+        : jsonResponse(200, { theme_mode: 'light', default_page_size: 50 }),
+    );
+    renderPage(<SettingsPage />);
+    const user = userEvent.setup();
+    await choose(user, /Sombre/);
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(noticeTitles()).toEqual(['warning:Erreur de synchronisation avec le serveur']));
+    expect(stored()).toEqual({ themeMode: 'dark', defaultPageSize: 50 });
+    expect(useTheme.getState().mode).toBe('dark');
+  });
+
+  it('saved neither locally nor on the account: "Error saving preferences"', async () => {
+    signIn();
+    mockApi((c) =>
+      c.method === 'PUT' ? jsonResponse(500) : jsonResponse(200, { theme_mode: 'light', default_page_size: 50 }),
+    );
+    renderPage(<SettingsPage />);
+    const user = userEvent.setup();
+    await choose(user, '200');
+    jest.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new DOMException('quota', 'QuotaExceededError');
+    });
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(noticeTitles()).toEqual(['error:Erreur lors de l’enregistrement des préférences']));
+  });
+
+  it('the account copy cannot be read on load: "Error synchronizing with server", local values shown', async () => {
+    signIn();
+    usePreferences.getState().save({ themeMode: 'dark', defaultPageSize: 10 });
+    mockApi(() => jsonResponse(500, { detail: 'boom', code: 'internal_error' }));
+    renderPage(<SettingsPage />);
+    await waitFor(() => expect(noticeTitles()).toEqual(['warning:Erreur de synchronisation avec le serveur']));
+    expect(radio(/Sombre/)).toBeChecked();
+    expect(radio('10')).toBeChecked();
+  });
+});

@@ -1,0 +1,118 @@
+import { DesktopOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
+import Button from 'antd/es/button';
+import Form from 'antd/es/form';
+import Radio from 'antd/es/radio';
+import { notify, PREFERENCES_KEY, usePreferences, type ThemeMode, type UserPreferences } from '@qc/ui-state';
+import { useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { mergeServerPreferences, PAGE_SIZES, THEME_MODES, toPageSize, toServerPreferences } from './preferences-sync';
+import { useSavePreferences, useServerPreferences } from './settings.queries';
+
+interface PreferencesValues {
+  themeMode: ThemeMode;
+  defaultPageSize: number;
+}
+
+const THEME_ICONS: Record<ThemeMode, ReactNode> = {
+  light: <SunOutlined />,
+  dark: <MoonOutlined />,
+  system: <DesktopOutlined />,
+};
+
+function storedLocally(p: UserPreferences): boolean {
+  try {
+    return window.localStorage.getItem(PREFERENCES_KEY) === JSON.stringify(p);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Theme mode and default page size (spec §3): saved to localStorage `userPreferences` (the theme
+ * applies at once, like the top-bar toggle, through the one preferences store) AND to the account.
+ * On load the account copy is merged over the local one.
+ */
+export function PreferencesSection() {
+  const { t } = useTranslation('host');
+  const [form] = Form.useForm<PreferencesValues>();
+  const server = useServerPreferences();
+  const save = useSavePreferences();
+  const local = usePreferences((s) => s.preferences);
+
+  useEffect(() => {
+    if (!server.data) return;
+    const current = usePreferences.getState().preferences;
+    const merged = mergeServerPreferences(current, server.data);
+    if (merged.themeMode !== current.themeMode || merged.defaultPageSize !== current.defaultPageSize) {
+      usePreferences.getState().save(merged);
+    }
+    if (!form.isFieldsTouched()) {
+      form.setFieldsValue({ themeMode: merged.themeMode, defaultPageSize: toPageSize(merged.defaultPageSize) });
+    }
+  }, [server.data, form]);
+
+  useEffect(() => {
+    if (server.isError) notify({ type: 'warning', title: t('settings.preferences.sync_error') });
+  }, [server.isError, t]);
+
+  const onFinish = async (values: PreferencesValues) => {
+    const saved = usePreferences.getState().save(values);
+    const keptLocally = storedLocally(saved);
+    try {
+      await save.mutateAsync(toServerPreferences(saved));
+      notify({ type: 'success', title: t('settings.preferences.success') });
+      form.resetFields(); // untouched again: a later server answer may refresh the fields
+      form.setFieldsValue({ themeMode: saved.themeMode, defaultPageSize: toPageSize(saved.defaultPageSize) });
+    } catch {
+      notify(
+        keptLocally
+          ? { type: 'warning', title: t('settings.preferences.sync_error') }
+          : { type: 'error', title: t('settings.preferences.error') },
+      );
+    }
+  };
+
+  return (
+    <Form<PreferencesValues>
+      form={form}
+      name="preferences"
+      layout="vertical"
+      initialValues={{ themeMode: local.themeMode, defaultPageSize: toPageSize(local.defaultPageSize) }}
+      onFinish={onFinish}
+      data-testid="preferences-form"
+    >
+      <Form.Item name="themeMode" label={t('settings.preferences.theme')}>
+        <Radio.Group
+          optionType="button"
+          buttonStyle="solid"
+          aria-label={t('settings.preferences.theme')}
+          data-testid="preferences-theme"
+          options={THEME_MODES.map((mode) => ({
+            value: mode,
+            label: (
+              <span>
+                {THEME_ICONS[mode]} {t(`settings.preferences.theme_${mode}`)}
+              </span>
+            ),
+          }))}
+        />
+      </Form.Item>
+      <Form.Item name="defaultPageSize" label={t('settings.preferences.page_size')}>
+        <Radio.Group
+          optionType="button"
+          aria-label={t('settings.preferences.page_size')}
+          data-testid="preferences-page-size"
+          options={PAGE_SIZES.map((size) => ({
+            value: size,
+            label: <span title={t('settings.preferences.page_size_option', { count: size })}>{size}</span>,
+          }))}
+        />
+      </Form.Item>
+      <Form.Item style={{ marginBottom: 0 }}>
+        <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="preferences-save">
+          {t('settings.preferences.save')}
+        </Button>
+      </Form.Item>
+    </Form>
+  );
+}

@@ -1,0 +1,40 @@
+import { savePreferences } from '@qc/api-client';
+import type { PageSize, Preferences } from '@qc/contracts';
+import { DEFAULT_PREFERENCES, type ThemeMode, type UserPreferences } from '@qc/ui-state';
+
+/** The page sizes the account copy accepts (spec §9 default 50; `page_size` ≤ 200). */
+export const PAGE_SIZES: readonly PageSize[] = [10, 20, 50, 100, 200];
+export const THEME_MODES: readonly ThemeMode[] = ['light', 'dark', 'system'];
+/** Copying to the account must not hold the theme toggle's reload for long. */
+const PUSH_TIMEOUT_MS = 5_000;
+
+/** The accepted page size closest to `n` (a hand-edited localStorage may hold anything). */
+export function toPageSize(n: number): PageSize {
+  return PAGE_SIZES.reduce((best, s) => (Math.abs(s - n) < Math.abs(best - n) ? s : best), PAGE_SIZES[2]!);
+}
+
+/** localStorage `userPreferences` (camelCase) → the API's copy (snake_case). */
+export function toServerPreferences(p: Pick<UserPreferences, 'themeMode' | 'defaultPageSize'>): Preferences {
+  return { theme_mode: p.themeMode, default_page_size: toPageSize(p.defaultPageSize) };
+}
+
+export function fromServerPreferences(p: Preferences): Pick<UserPreferences, 'themeMode' | 'defaultPageSize'> {
+  return { themeMode: p.theme_mode, defaultPageSize: p.default_page_size };
+}
+
+const SERVER_DEFAULTS = toServerPreferences(DEFAULT_PREFERENCES);
+
+/**
+ * Server values merged over the local ones. The API answers the defaults until the user saved
+ * something, which says nothing: then the local choice (e.g. a theme picked on /login) is kept.
+ */
+export function mergeServerPreferences(local: UserPreferences, server: Preferences): UserPreferences {
+  const neverSaved =
+    server.theme_mode === SERVER_DEFAULTS.theme_mode && server.default_page_size === SERVER_DEFAULTS.default_page_size;
+  return neverSaved ? local : { ...local, ...fromServerPreferences(server) };
+}
+
+/** PUT the local preferences to the account (the theme toggle of the signed-in shell). */
+export function pushPreferences(p: UserPreferences): Promise<Preferences> {
+  return savePreferences(toServerPreferences(p), { timeout: PUSH_TIMEOUT_MS });
+}

@@ -1,0 +1,58 @@
+import { resetSessionForTests } from '@qc/auth';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { registerShellStrings } from '../i18n/shell';
+import { jsonResponse, mockApi, signIn, USER } from '../test-utils';
+import { ProtectedLayout } from './ProtectedLayout';
+
+jest.setTimeout(20_000);
+
+function renderShell(path: string) {
+  registerShellStrings();
+  const router = createMemoryRouter(
+    [{ path: '/', element: <ProtectedLayout />, children: [{ path: '*', element: <p>page content</p> }] }],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  resetSessionForTests();
+  jest.restoreAllMocks();
+});
+
+describe('protected layout (spec §2)', () => {
+  it.each(['/dashboard', '/settings', '/no/such/page'])('%s has the floating feedback button', async (path) => {
+    signIn();
+    mockApi(() => jsonResponse(200, USER));
+    renderShell(path);
+    const button = await screen.findByRole('button', { name: 'Envoyer un avis' });
+    expect(button).toHaveAttribute('data-testid', 'feedback-button');
+    await userEvent.setup().click(button);
+    expect(await screen.findByRole('dialog', { name: 'Envoyer un avis' })).toBeInTheDocument();
+  });
+
+  it('the admin feedback page is in the drawer of an admin only', async () => {
+    signIn({ ...USER, role: 'admin' });
+    mockApi(() => jsonResponse(200, { ...USER, role: 'admin' }));
+    renderShell('/dashboard');
+    const nav = screen.getByRole('navigation', { name: 'Navigation principale' });
+    expect(await within(nav).findByRole('link', { name: 'Avis' })).toHaveAttribute('href', '/feedback');
+  });
+
+  it('a user does not see it', async () => {
+    signIn();
+    mockApi(() => jsonResponse(200, USER));
+    renderShell('/dashboard');
+    const nav = screen.getByRole('navigation', { name: 'Navigation principale' });
+    expect(await within(nav).findByRole('link', { name: 'Paramètres' })).toBeInTheDocument();
+    expect(within(nav).queryByRole('link', { name: 'Avis' })).not.toBeInTheDocument();
+  });
+});
