@@ -6,6 +6,20 @@ export { ThemeRoot, useThemeToken, type ThemeRootProps } from './ThemeRoot';
 export { PageLoading, PageError, PageEmpty, ComingSoon, type PageErrorProps } from './PageStates';
 export { PageHeader } from './PageHeader';
 export {
+  DATE_PRESETS,
+  isDatePreset,
+  presetRange,
+  localDaysRange,
+  startOfLocalDay,
+  endOfLocalDay,
+  parseLocalDay,
+  toLocalDay,
+  toIsoWithOffset,
+  type DatePreset,
+  type DatePeriod,
+  type LocalDateRange,
+} from './date-range';
+export {
   RemoteModule,
   RemoteFailure,
   RemoteLoadError,

@@ -8,7 +8,9 @@ export function consoleCsp(remoteOrigins: readonly string[]): string {
     "default-src 'self'",
     `script-src 'self'${remotes}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    // https: images: the sandboxed srcdoc frame of an e-mail preview inherits this policy, and shows
+    // remote images once the user asks for them (the sanitiser removes them until then).
+    "img-src 'self' data: https:",
     `connect-src 'self'${remotes}`,
     "object-src 'none'",
     "base-uri 'none'",

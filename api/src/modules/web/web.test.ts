@@ -102,7 +102,7 @@ describe('built console', () => {
       "default-src 'self'",
       "script-src 'self'",
       "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data:",
+      "img-src 'self' data: https:",
       "connect-src 'self'",
       "object-src 'none'",
       "base-uri 'none'",

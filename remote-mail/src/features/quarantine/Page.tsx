@@ -1,16 +1,290 @@
-import { ComingSoon, PageHeader } from '@qc/ui';
+import { LeftOutlined, ReloadOutlined, RightOutlined, VerticalRightOutlined } from '@ant-design/icons';
+import Button from 'antd/es/button';
+import Flex from 'antd/es/flex';
+import Select from 'antd/es/select';
+import Table, { type ColumnsType } from 'antd/es/table';
+import Tag from 'antd/es/tag';
+import Typography from 'antd/es/typography';
+import { errorMessageKey } from '@qc/api-client';
+import { PageEmpty, PageError, PageHeader, useThemeToken } from '@qc/ui';
+import { usePreferences } from '@qc/ui-state';
+import { useMemo, useState, type HTMLAttributes, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { FiltersBar } from './FiltersBar';
+import { patchFilters, readFilters, toListQuery, writeFilters, type QuarantineFilters } from './quarantine.filters';
+import {
+  ACTION_COLORS,
+  formatDateTime,
+  formatScore,
+  formatSize,
+  isKnownAction,
+  SCORE_COLORS,
+  scoreBand,
+  STATUS_COLORS,
+} from './quarantine.format';
+import { useQuarantineList } from './quarantine.queries';
+import { LIMITS, PAGE_SIZES, type QuarantineItem } from './quarantine.types';
 
-/** /mail and /mail/{id}: placeholder until the quarantine list issue. */
+const MAX_PAGE_SIZE = LIMITS.maxPageSize;
+
+/** History state of a list entry: the cursors of the pages before it (keyset: no page numbers). */
+interface PagerState {
+  cursors: string[];
+}
+
+function readPagerState(state: unknown): string[] {
+  const cursors = (state as Partial<PagerState> | null)?.cursors;
+  return Array.isArray(cursors) && cursors.every((c) => typeof c === 'string') ? cursors : [];
+}
+
+/** Opened from the list: the detail's "Back" returns to this very page (filters, cursor, stack). */
+export interface DetailLinkState {
+  fromList: true;
+}
+
+/** Spec §2 `mail`: the quarantine list. Filters, page size and cursor live in the URL. */
 export function QuarantinePage() {
-  const { t } = useTranslation('mail');
-  const id = useParams()['*'];
+  const { t, i18n } = useTranslation('mail');
+  const lang = i18n.resolvedLanguage ?? 'fr';
+  const token = useThemeToken();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const filters = useMemo(() => readFilters(params), [params]);
+  const preferred = usePreferences((s) => s.preferences.defaultPageSize);
+  const pageSize = Math.min(filters.pageSize ?? preferred, MAX_PAGE_SIZE);
+  // Date presets are re-read in local time at each render; the ISO bounds only change with the day.
+  const [now] = useState(() => new Date());
+  const query = useMemo(() => toListQuery(filters, pageSize, now), [filters, pageSize, now]);
+  const list = useQuarantineList(query);
+  const cursors = readPagerState(location.state);
+
+  const show = (next: QuarantineFilters, state: PagerState = { cursors: [] }) => {
+    const search = writeFilters(next).toString();
+    navigate({ search: search ? `?${search}` : '' }, { state });
+  };
+  const change = (patch: Partial<QuarantineFilters>) => show(patchFilters(filters, patch));
+  const nextCursor = list.data && !list.isPlaceholderData ? list.data.next_cursor : null;
+  const goNext = () =>
+    nextCursor && show({ ...filters, cursor: nextCursor }, { cursors: [...cursors, filters.cursor ?? ''] });
+  const goPrevious = () => {
+    const previous = cursors.slice(0, -1);
+    show({ ...filters, cursor: cursors.at(-1) || null }, { cursors: previous });
+  };
+  const goFirst = () => show({ ...filters, cursor: null });
+  const open = (item: QuarantineItem) =>
+    navigate(encodeURIComponent(item.id), { state: { fromList: true } satisfies DetailLinkState });
+
+  const sizes = [...new Set<number>([...PAGE_SIZES, preferred])]
+    .filter((n) => n <= MAX_PAGE_SIZE)
+    .sort((a, b) => a - b);
+  const page = filters.cursor ? (cursors.length ? cursors.length + 1 : null) : 1;
+
+  const columns: ColumnsType<QuarantineItem> = [
+    {
+      key: 'date',
+      title: t('quarantine.columns.date'),
+      dataIndex: 'received_at',
+      render: (v: string) => <time dateTime={v}>{formatDateTime(v, lang)}</time>,
+      width: 150,
+    },
+    {
+      key: 'sender',
+      title: t('quarantine.columns.sender'),
+      dataIndex: 'sender',
+      ellipsis: true,
+      render: (v: string) => <span title={v}>{v}</span>,
+    },
+    {
+      key: 'recipients',
+      title: t('quarantine.columns.recipients'),
+      dataIndex: 'recipients',
+      ellipsis: true,
+      render: (v: string[], item) => {
+        const more = Math.max(item.recipient_count ?? v.length, v.length) - 1;
+        return (
+          <span title={v.join(', ')}>
+            {v[0] ?? t('none')}
+            {more > 0 ? (
+              <Tag style={{ marginInlineStart: 6 }}>{t('quarantine.more_recipients', { count: more })}</Tag>
+            ) : null}
+          </span>
+        );
+      },
+    },
+    {
+      key: 'subject',
+      title: t('quarantine.columns.subject'),
+      dataIndex: 'subject',
+      ellipsis: true,
+      render: (v: string | null, item) => (
+        // Not a tab stop (the row is): kept as a link for middle-click / open in a new tab.
+        <Link to={encodeURIComponent(item.id)} state={{ fromList: true }} tabIndex={-1} title={v ?? undefined}>
+          {v ?? (
+            <Typography.Text type="secondary" italic>
+              {t('no_subject')}
+            </Typography.Text>
+          )}
+        </Link>
+      ),
+    },
+    {
+      key: 'score',
+      title: t('quarantine.columns.score'),
+      dataIndex: 'score',
+      width: 90,
+      align: 'right',
+      render: (v: number | null) => {
+        if (v === null || v === undefined) return t('none');
+        const band = scoreBand(v);
+        const label = t('score_label', { score: formatScore(v, lang), band: t(`score_bands.${band}`) });
+        return (
+          <Tag
+            color={SCORE_COLORS[band]}
+            title={label}
+            aria-label={label}
+            data-band={band}
+            style={{ marginInlineEnd: 0 }}
+          >
+            {formatScore(v, lang)}
+          </Tag>
+        );
+      },
+    },
+    {
+      key: 'action',
+      title: t('quarantine.columns.action'),
+      dataIndex: 'action',
+      width: 150,
+      render: (v: string) =>
+        isKnownAction(v) ? <Tag color={ACTION_COLORS[v]}>{t(`actions.${v}`)}</Tag> : <Tag>{v}</Tag>,
+    },
+    {
+      key: 'status',
+      title: t('quarantine.columns.status'),
+      dataIndex: 'status',
+      width: 150,
+      render: (v: QuarantineItem['status']) => (
+        <Tag color={STATUS_COLORS[v] ?? 'default'}>{t(`statuses.${v}`, { defaultValue: v })}</Tag>
+      ),
+    },
+    {
+      key: 'size',
+      title: t('quarantine.columns.size'),
+      dataIndex: 'size',
+      width: 100,
+      align: 'right',
+      render: (v: number) => formatSize(v, lang),
+    },
+  ];
+
+  const rowProps = (item: QuarantineItem) =>
+    ({
+      tabIndex: 0,
+      className: 'qc-quarantine-row',
+      'data-testid': 'quarantine-row',
+      style: { cursor: 'pointer' },
+      onClick: (e: MouseEvent<HTMLElement>) => {
+        if ((e.target as HTMLElement).closest('a')) return; // the subject link navigates itself
+        open(item);
+      },
+      onKeyDown: (e: KeyboardEvent<HTMLElement>) => {
+        if (e.key === 'Enter' && e.target === e.currentTarget) {
+          e.preventDefault();
+          open(item);
+        }
+      },
+    }) as HTMLAttributes<HTMLElement>;
+
   return (
-    <section>
-      <PageHeader title={id ? t('quarantine.detail_title') : t('quarantine.title')} description={id ? id : undefined} />
-      <ComingSoon title={t('common:coming_soon.title')} />
-      <p style={{ textAlign: 'center' }}>{t('quarantine.coming_soon')}</p>
+    <section aria-labelledby="quarantine-title" data-testid="quarantine-page">
+      <PageHeader
+        title={<span id="quarantine-title">{t('quarantine.title')}</span>}
+        description={t('quarantine.description')}
+        extra={
+          <Button
+            icon={<ReloadOutlined spin={list.isFetching} />}
+            onClick={() => void list.refetch()}
+            data-testid="quarantine-reload"
+          >
+            {t('quarantine.reload')}
+          </Button>
+        }
+      />
+      <FiltersBar filters={filters} onChange={change} />
+      {list.isError ? (
+        <PageError
+          title={t('quarantine.error_title')}
+          description={t(errorMessageKey(list.error), { ns: 'common' })}
+          onRetry={() => void list.refetch()}
+        />
+      ) : (
+        <>
+          <style>{`.qc-quarantine-row:focus-visible{outline:none}.qc-quarantine-row:focus-visible>td{box-shadow:inset 0 2px 0 ${token.colorPrimary},inset 0 -2px 0 ${token.colorPrimary}}`}</style>
+          <Table<QuarantineItem>
+            rowKey="id"
+            columns={columns}
+            dataSource={list.data?.results ?? []}
+            loading={list.isFetching}
+            pagination={false}
+            size="middle"
+            scroll={{ x: 'max-content' }}
+            onRow={rowProps}
+            aria-label={t('quarantine.table_label')}
+            locale={{ emptyText: list.isPending ? ' ' : <PageEmpty description={t('quarantine.empty')} /> }}
+            data-testid="quarantine-table"
+          />
+          <Flex
+            justify="space-between"
+            align="center"
+            gap={12}
+            wrap
+            style={{ marginTop: 16 }}
+            role="navigation"
+            aria-label={t('quarantine.pager.label')}
+          >
+            <Flex align="center" gap={8}>
+              <label htmlFor="qc-quarantine-page-size">{t('quarantine.pager.page_size')}</label>
+              <Select<number>
+                id="qc-quarantine-page-size"
+                value={pageSize}
+                onChange={(size) => change({ pageSize: size === preferred ? null : size })}
+                options={sizes.map((n) => ({ value: n, label: String(n) }))}
+                style={{ width: 90 }}
+                data-testid="quarantine-page-size"
+              />
+            </Flex>
+            <Flex align="center" gap={8}>
+              {page !== null ? (
+                <Typography.Text type="secondary" data-testid="quarantine-page-number">
+                  {t('quarantine.pager.page', { page })}
+                </Typography.Text>
+              ) : null}
+              <Button
+                icon={<VerticalRightOutlined />}
+                aria-label={t('quarantine.pager.first')}
+                title={t('quarantine.pager.first')}
+                disabled={!filters.cursor}
+                onClick={goFirst}
+                data-testid="quarantine-first"
+              />
+              <Button
+                icon={<LeftOutlined />}
+                disabled={!filters.cursor}
+                onClick={goPrevious}
+                data-testid="quarantine-prev"
+              >
+                {t('quarantine.pager.previous')}
+              </Button>
+              <Button disabled={!nextCursor} onClick={goNext} data-testid="quarantine-next">
+                {t('quarantine.pager.next')}
+                <RightOutlined />
+              </Button>
+            </Flex>
+          </Flex>
+        </>
+      )}
     </section>
   );
 }

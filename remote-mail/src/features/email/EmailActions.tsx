@@ -1,0 +1,266 @@
+import { CheckCircleOutlined, DeleteOutlined, DownloadOutlined, RedoOutlined } from '@ant-design/icons';
+import Alert from 'antd/es/alert';
+import Button, { type ButtonProps } from 'antd/es/button';
+import Flex from 'antd/es/flex';
+import Modal from 'antd/es/modal';
+import Typography from 'antd/es/typography';
+import { errorMessageKey, isHTTPError, readApiError } from '@qc/api-client';
+import { notify } from '@qc/ui-state';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { downloadRawEmail } from '../quarantine/quarantine.api';
+import {
+  HELD,
+  RELEASE_FAILURE_CODES,
+  type QuarantineDetail,
+  type ReleaseDelivery,
+  type ReleaseFailureCode,
+} from '../quarantine/quarantine.types';
+import { useDeleteEmail, useReleaseEmail } from './email.queries';
+
+/** A failed release that left the message quarantined, as shown with its Retry. */
+interface ReleaseFailure {
+  code: ReleaseFailureCode | 'last_attempt_failed';
+  response: string | null;
+}
+
+/** API codes with a text of their own (else the status decides: errors.* of `common`). */
+const EXPLAINED = [
+  'already_released',
+  'release_in_progress',
+  'email_deleted',
+  'relay_not_configured',
+  'invalid_envelope',
+  'raw_purged',
+];
+
+function readDelivery(error: unknown): ReleaseDelivery | null {
+  if (!isHTTPError(error)) return null;
+  const delivery = (error.data as { delivery?: unknown } | undefined)?.delivery;
+  return delivery && typeof delivery === 'object' ? (delivery as ReleaseDelivery) : null;
+}
+
+/** Saves a Blob under a name through an object URL (no token in any URL, DESIGN §7). */
+function saveBlob(blob: Blob, name: string) {
+  const url = URL.createObjectURL(new Blob([blob], { type: 'message/rfc822' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.rel = 'noopener';
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** What the server remembers of an earlier failed attempt (shown after a reload too). */
+function serverFailure(email: QuarantineDetail): ReleaseFailure | null {
+  const held = email.status === 'release_failed' || email.status === 'release_unknown';
+  if (!held) return null;
+  const outcome = email.delivery?.outcome ?? '';
+  const code: ReleaseFailure['code'] =
+    email.status === 'release_unknown'
+      ? 'release_unknown'
+      : RELEASE_FAILURE_CODES.includes(outcome)
+        ? (outcome as ReleaseFailureCode)
+        : 'last_attempt_failed';
+  return { code, response: email.delivery?.response ?? null };
+}
+
+const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;
+
+/**
+ * Download (.eml), Release and Delete, each release/delete behind a confirmation. The dialogs come
+ * from Modal.useModal(): rendered in this tree, so themed by the remote's own ConfigProvider.
+ */
+export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; onDeleted: () => void }) {
+  const { t } = useTranslation('mail');
+  const [modal, contextHolder] = Modal.useModal();
+  const release = useReleaseEmail(email.id);
+  const remove = useDeleteEmail(email.id);
+  const [downloading, setDownloading] = useState(false);
+  const [failure, setFailure] = useState<ReleaseFailure | null>(null);
+
+  const held = email.recipients.filter((r) => HELD.includes(r.status));
+  const canRelease = email.raw_available && (HELD.includes(email.status) || held.length > 0);
+  const canDelete = HELD.includes(email.status) || held.length > 0;
+  const recipients = (held.length ? held : email.recipients).map((r) => r.address).join(', ');
+  const shown = failure ?? serverFailure(email);
+  // Only recipients whose last outcome is unknown: sending again needs the explicit confirmation.
+  const onlyUnknown =
+    held.length > 0 ? held.every((r) => r.status === 'release_unknown') : email.status === 'release_unknown';
+
+  const doRelease = async (confirmResend: boolean) => {
+    try {
+      const result = await release.mutateAsync(confirmResend);
+      setFailure(null);
+      const rejected = result.delivery?.rejected ?? [];
+      const partial = result.status === 'partially_released' || rejected.length > 0;
+      const response = result.delivery?.response;
+      notify({
+        type: partial ? 'warning' : 'success',
+        title: t(partial ? 'email.act.partially_released' : 'email.act.released'),
+        description: partial
+          ? t('email.act.relay_rejected', { recipients: rejected.join(', ') })
+          : response
+            ? t('email.act.relay_answer', { response })
+            : undefined,
+      });
+    } catch (error) {
+      const { status, code } = readApiError(error);
+      let description: string;
+      if (status === 502 && RELEASE_FAILURE_CODES.includes(code)) {
+        // The relay said no, or could not be reached, or its answer was lost: still quarantined.
+        const response = readDelivery(error)?.response ?? null;
+        setFailure({ code: code as ReleaseFailureCode, response });
+        description = t(`email.act.${code}`);
+        if (response) description += ` ${t('email.act.relay_answer', { response })}`;
+      } else if (code === 'confirm_resend_required') {
+        setFailure({ code: 'release_unknown', response: null });
+        description = t('email.act.release_unknown');
+      } else if (EXPLAINED.includes(code)) {
+        setFailure(null);
+        description = t(`email.act.${code}`);
+      } else {
+        description = t(errorMessageKey(error), { ns: 'common' });
+      }
+      notify({ type: 'error', title: t('email.act.release_error'), description });
+    }
+  };
+
+  const confirmRelease = () =>
+    void modal.confirm({
+      title: t('email.act.release_confirm_title'),
+      content: t('email.act.release_confirm_body', { recipients }),
+      icon: <CheckCircleOutlined />,
+      okText: t('email.act.release'),
+      cancelText: t('email.act.cancel'),
+      okButtonProps: testId('email-release-confirm'),
+      cancelButtonProps: testId('email-confirm-cancel'),
+      onOk: () => doRelease(false),
+    });
+
+  const confirmResend = () =>
+    void modal.confirm({
+      title: t('email.act.resend_confirm_title'),
+      content: t('email.act.resend_confirm_body'),
+      okText: t('email.act.resend'),
+      cancelText: t('email.act.cancel'),
+      okButtonProps: { ...testId('email-resend-confirm'), danger: true },
+      cancelButtonProps: testId('email-confirm-cancel'),
+      onOk: () => doRelease(true),
+    });
+
+  const confirmDelete = () =>
+    void modal.confirm({
+      title: t('email.act.delete_confirm_title'),
+      content: t('email.act.delete_confirm_body'),
+      icon: <DeleteOutlined />,
+      okText: t('email.act.delete'),
+      cancelText: t('email.act.cancel'),
+      okButtonProps: { ...testId('email-delete-confirm'), danger: true },
+      cancelButtonProps: testId('email-confirm-cancel'),
+      onOk: async () => {
+        try {
+          await remove.mutateAsync();
+          notify({ type: 'success', title: t('email.act.deleted') });
+          onDeleted();
+        } catch (error) {
+          const { code } = readApiError(error);
+          notify({
+            type: 'error',
+            title: t('email.act.delete_error'),
+            description: EXPLAINED.includes(code)
+              ? t(`email.act.${code}`)
+              : t(errorMessageKey(error), { ns: 'common' }),
+          });
+        }
+      },
+    });
+
+  const download = async () => {
+    setDownloading(true);
+    try {
+      const { blob, filename } = await downloadRawEmail(email.id);
+      saveBlob(blob, filename);
+    } catch (error) {
+      const { code } = readApiError(error);
+      notify({
+        type: 'error',
+        title: t('email.act.download_error'),
+        description: code === 'raw_purged' ? t('email.act.raw_purged') : t(errorMessageKey(error), { ns: 'common' }),
+      });
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <>
+      {contextHolder}
+      <Flex gap={8} wrap role="group" aria-label={t('email.act.label')}>
+        <Button
+          icon={<DownloadOutlined />}
+          onClick={() => void download()}
+          loading={downloading}
+          disabled={!email.raw_available}
+          data-testid="email-download"
+        >
+          {t('email.act.download')}
+        </Button>
+        <Button
+          type="primary"
+          icon={<CheckCircleOutlined />}
+          onClick={onlyUnknown ? confirmResend : confirmRelease}
+          loading={release.isPending}
+          disabled={!canRelease}
+          data-testid="email-release"
+        >
+          {t('email.act.release')}
+        </Button>
+        <Button
+          danger
+          icon={<DeleteOutlined />}
+          onClick={confirmDelete}
+          loading={remove.isPending}
+          disabled={!canDelete}
+          data-testid="email-delete"
+        >
+          {t('email.act.delete')}
+        </Button>
+      </Flex>
+      {shown ? (
+        <Alert
+          type={shown.code === 'release_unknown' ? 'warning' : 'error'}
+          showIcon
+          role="alert"
+          title={t('email.act.release_error')}
+          description={
+            <>
+              <div>{t(`email.act.${shown.code}`)}</div>
+              {shown.response ? (
+                <Typography.Text code style={{ wordBreak: 'break-word' }} data-testid="email-release-response">
+                  {shown.response}
+                </Typography.Text>
+              ) : null}
+            </>
+          }
+          action={
+            <Button
+              size="small"
+              icon={<RedoOutlined />}
+              onClick={() => (shown.code === 'release_unknown' ? confirmResend() : void doRelease(false))}
+              loading={release.isPending}
+              data-testid="email-release-retry"
+            >
+              {t('email.act.release_retry')}
+            </Button>
+          }
+          style={{ marginTop: 16 }}
+          data-testid="email-release-error"
+        />
+      ) : null}
+    </>
+  );
+}

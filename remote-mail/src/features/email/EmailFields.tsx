@@ -1,0 +1,127 @@
+import Descriptions, { type DescriptionsProps } from 'antd/es/descriptions';
+import Flex from 'antd/es/flex';
+import Tag from 'antd/es/tag';
+import Typography from 'antd/es/typography';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  ACTION_COLORS,
+  formatDateTime,
+  formatScore,
+  formatSize,
+  isKnownAction,
+  SCORE_COLORS,
+  scoreBand,
+  STATUS_COLORS,
+} from '../quarantine/quarantine.format';
+import type { QuarantineDetail, QuarantineStatus } from '../quarantine/quarantine.types';
+
+/** Every e-mail field of spec §3, rendered as text (DESIGN §7: headers are attacker-controlled). */
+export function EmailFields({ email }: { email: QuarantineDetail }) {
+  const { t, i18n } = useTranslation('mail');
+  const lang = i18n.resolvedLanguage ?? 'fr';
+  const none = t('none');
+  const text = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? none : v);
+  const code = (v: string | null | undefined) => (v ? <Typography.Text code>{v}</Typography.Text> : none);
+  const date = (v: string | null) => (v ? <time dateTime={v}>{formatDateTime(v, lang, 'medium')}</time> : none);
+  const status = (s: QuarantineStatus) => (
+    <Tag color={STATUS_COLORS[s] ?? 'default'}>{t(`statuses.${s}`, { defaultValue: s })}</Tag>
+  );
+
+  const hidden = Math.max(0, email.recipient_count - email.recipients.length);
+  const delivery = email.delivery;
+
+  let score: ReactNode = none;
+  if (email.score !== null && email.score !== undefined) {
+    const band = scoreBand(email.score);
+    const label = t('score_label', { score: formatScore(email.score, lang), band: t(`score_bands.${band}`) });
+    score = (
+      <Tag color={SCORE_COLORS[band]} title={label} aria-label={label} data-band={band}>
+        {formatScore(email.score, lang)}
+      </Tag>
+    );
+  }
+
+  const items: DescriptionsProps['items'] = [
+    { key: 'received_at', label: t('email.fields.received_at'), children: date(email.received_at) },
+    { key: 'date', label: t('email.fields.date'), children: date(email.date) },
+    { key: 'sender', label: t('email.fields.sender'), children: text(email.sender) },
+    { key: 'envelope_from', label: t('email.fields.envelope_from'), children: text(email.envelope_from) },
+    {
+      key: 'recipients',
+      label: t('email.fields.recipients'),
+      children: (
+        <Flex vertical gap={4} data-testid="email-recipients">
+          {email.recipients.map((r) => (
+            <span key={r.address}>
+              {r.address} {status(r.status)}
+            </span>
+          ))}
+          {email.recipients_truncated || hidden > 0 ? (
+            <Typography.Text type="secondary">{t('email.more_recipients', { count: hidden })}</Typography.Text>
+          ) : null}
+        </Flex>
+      ),
+    },
+    { key: 'subject', label: t('email.fields.subject'), children: email.subject ?? t('no_subject'), span: 'filled' },
+    { key: 'score', label: t('email.fields.score'), children: score },
+    {
+      key: 'required_score',
+      label: t('email.fields.required_score'),
+      children: email.required_score === null ? none : formatScore(email.required_score, lang),
+    },
+    {
+      key: 'action',
+      label: t('email.fields.action'),
+      children: isKnownAction(email.action) ? (
+        <Tag color={ACTION_COLORS[email.action]}>{t(`actions.${email.action}`)}</Tag>
+      ) : (
+        text(email.action)
+      ),
+    },
+    { key: 'status', label: t('email.fields.status'), children: status(email.status) },
+    { key: 'dkim', label: t('email.fields.dkim'), children: text(email.dkim) },
+    { key: 'spf', label: t('email.fields.spf'), children: text(email.spf) },
+    { key: 'size', label: t('email.fields.size'), children: formatSize(email.size, lang) },
+    { key: 'message_id', label: t('email.fields.message_id'), children: code(email.message_id) },
+    { key: 'ip_address', label: t('email.fields.ip_address'), children: code(email.ip_address) },
+    { key: 'helo', label: t('email.fields.helo'), children: text(email.helo) },
+    { key: 'country', label: t('email.fields.country'), children: text(email.country) },
+    { key: 'sender_domain', label: t('email.fields.sender_domain'), children: text(email.sender_domain) },
+    { key: 'mime_domain', label: t('email.fields.mime_domain'), children: text(email.mime_domain) },
+    { key: 'mime_user', label: t('email.fields.mime_user'), children: text(email.mime_user) },
+    { key: 'uuid', label: t('email.fields.uuid'), children: code(email.uuid) },
+    {
+      key: 'last_delivery',
+      label: t('email.fields.last_delivery'),
+      span: 'filled',
+      children: delivery ? (
+        <Flex vertical gap={4}>
+          <span>
+            {t('email.last_delivery', {
+              outcome: t(`delivery_outcomes.${delivery.outcome}`, { defaultValue: delivery.outcome }),
+              at: formatDateTime(delivery.finished_at ?? delivery.started_at, lang, 'medium'),
+              by: delivery.by,
+            })}
+          </span>
+          {delivery.response ? <Typography.Text code>{delivery.response}</Typography.Text> : null}
+        </Flex>
+      ) : (
+        none
+      ),
+    },
+  ];
+
+  return (
+    <Descriptions
+      bordered
+      size="small"
+      column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 3, xxl: 3 }}
+      items={items.map((item) => ({
+        ...item,
+        children: <span data-testid={`email-field-${String(item.key)}`}>{item.children}</span>,
+      }))}
+      data-testid="email-fields"
+    />
+  );
+}

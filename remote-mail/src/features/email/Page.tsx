@@ -1,0 +1,220 @@
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Col from 'antd/es/col';
+import Empty from 'antd/es/empty';
+import Flex from 'antd/es/flex';
+import Row from 'antd/es/row';
+import Table from 'antd/es/table';
+import Tabs from 'antd/es/tabs';
+import Typography from 'antd/es/typography';
+import { errorMessageKey, readApiError } from '@qc/api-client';
+import { PageError, PageHeader, PageLoading } from '@qc/ui';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router-dom';
+import { formatSize } from '../quarantine/quarantine.format';
+import type { MailAttachment, MailHeader, QuarantineDetail } from '../quarantine/quarantine.types';
+import { useBackToList } from './back-to-list';
+import { EmailActions } from './EmailActions';
+import { EmailFields } from './EmailFields';
+import { useEmail } from './email.queries';
+import { EmailNotFound } from './EmailNotFound';
+import { preStyle, RawSource } from './RawSource';
+import { defangUrl, revealBidi } from './safe-html';
+import { SafePreview } from './SafePreview';
+import { SymbolsTable } from './SymbolsTable';
+
+/** The Text tab shows this many characters at most. */
+export const TEXT_PREVIEW_CHARS = 200_000;
+
+function TextBody({ text }: { text: string | null }) {
+  const { t, i18n } = useTranslation('mail');
+  if (!text) return <Empty description={t('email.text.empty')} />;
+  const lang = i18n.resolvedLanguage ?? 'fr';
+  const n = (v: number) => new Intl.NumberFormat(lang).format(v);
+  return (
+    <>
+      {text.length > TEXT_PREVIEW_CHARS ? (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={t('email.text.truncated', { shown: n(TEXT_PREVIEW_CHARS), total: n(text.length) })}
+        />
+      ) : null}
+      <pre style={preStyle} data-testid="email-text">
+        {text.slice(0, TEXT_PREVIEW_CHARS)}
+      </pre>
+    </>
+  );
+}
+
+function Headers({ headers }: { headers: MailHeader[] }) {
+  const { t } = useTranslation('mail');
+  return (
+    <Table<MailHeader & { key: number }>
+      size="small"
+      dataSource={headers.map((h, key) => ({ ...h, key }))}
+      pagination={false}
+      locale={{ emptyText: t('email.headers.empty') }}
+      columns={[
+        { key: 'name', title: t('email.headers.name'), dataIndex: 'name', width: 200 },
+        {
+          key: 'value',
+          title: t('email.headers.value'),
+          dataIndex: 'value',
+          render: (v: string) => <span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{v}</span>,
+        },
+      ]}
+      data-testid="email-headers"
+    />
+  );
+}
+
+function Attachments({ attachments }: { attachments: MailAttachment[] }) {
+  const { t, i18n } = useTranslation('mail');
+  const lang = i18n.resolvedLanguage ?? 'fr';
+  return (
+    <Table<MailAttachment & { key: number }>
+      size="small"
+      dataSource={attachments.map((a, key) => ({ ...a, key }))}
+      pagination={false}
+      locale={{ emptyText: t('email.attachments.empty') }}
+      columns={[
+        {
+          key: 'name',
+          title: t('email.attachments.name'),
+          dataIndex: 'name',
+          // Text only, with any right-to-left override made visible ("invoice[U+202E]fdp.exe").
+          render: (v: string) => <span data-testid="email-attachment-name">{revealBidi(v)}</span>,
+        },
+        { key: 'type', title: t('email.attachments.type'), dataIndex: 'type', render: (v: string) => revealBidi(v) },
+        {
+          key: 'size',
+          title: t('email.attachments.size'),
+          dataIndex: 'size',
+          align: 'right',
+          render: (v: number) => formatSize(v, lang),
+        },
+      ]}
+      data-testid="email-attachments"
+    />
+  );
+}
+
+function DetectedUrls({ urls }: { urls: string[] }) {
+  const { t } = useTranslation('mail');
+  if (!urls.length) return <Typography.Text type="secondary">{t('email.urls.empty')}</Typography.Text>;
+  return (
+    <>
+      <Typography.Paragraph type="secondary">{t('email.urls.help')}</Typography.Paragraph>
+      <ul style={{ margin: 0, paddingInlineStart: 20 }} data-testid="email-urls">
+        {urls.map((url, i) => (
+          <li key={i}>
+            <Typography.Text code style={{ wordBreak: 'break-all' }} data-testid="email-url">
+              {defangUrl(url)}
+            </Typography.Text>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function EmailView({ email }: { email: QuarantineDetail }) {
+  const { t } = useTranslation('mail');
+  const back = useBackToList();
+  return (
+    <article aria-labelledby="email-title" data-testid="email-detail">
+      <PageHeader
+        title={
+          <span id="email-title" style={{ wordBreak: 'break-word' }}>
+            {email.subject ?? t('no_subject')}
+          </span>
+        }
+        description={t('email.from', { sender: email.sender })}
+        extra={
+          <Button icon={<ArrowLeftOutlined />} onClick={back} data-testid="email-back">
+            {t('email.back')}
+          </Button>
+        }
+      />
+      <Flex vertical gap={16}>
+        <EmailActions email={email} onDeleted={back} />
+        <Card title={t('email.details')} size="small">
+          <EmailFields email={email} />
+        </Card>
+        <Card size="small">
+          {email.body_truncated ? (
+            <Alert type="info" showIcon title={t('email.body_truncated')} data-testid="email-body-truncated" />
+          ) : null}
+          <Tabs
+            aria-label={t('email.tabs.label')}
+            items={[
+              {
+                key: 'preview',
+                label: <span data-testid="email-tab-preview">{t('email.tabs.preview')}</span>,
+                children: <SafePreview html={email.html_body} />,
+              },
+              {
+                key: 'text',
+                label: <span data-testid="email-tab-text">{t('email.tabs.text')}</span>,
+                children: <TextBody text={email.text_body} />,
+              },
+              {
+                key: 'headers',
+                label: <span data-testid="email-tab-headers">{t('email.tabs.headers')}</span>,
+                children: <Headers headers={email.headers} />,
+              },
+              {
+                key: 'raw',
+                label: <span data-testid="email-tab-raw">{t('email.tabs.raw')}</span>,
+                // Rendered (and so fetched) only once the tab is opened.
+                children: email.raw_available ? (
+                  <RawSource id={email.id} />
+                ) : (
+                  <Empty description={t('email.raw.unavailable')} />
+                ),
+              },
+            ]}
+          />
+        </Card>
+        <Card title={t('email.symbols.title')} size="small">
+          <SymbolsTable symbols={email.symbols} />
+        </Card>
+        <Row gutter={[16, 16]}>
+          <Col xs={24} lg={12}>
+            <Card title={t('email.attachments.title')} size="small" style={{ height: '100%' }}>
+              <Attachments attachments={email.attachments} />
+            </Card>
+          </Col>
+          <Col xs={24} lg={12}>
+            <Card title={t('email.urls.title')} size="small" style={{ height: '100%' }}>
+              <DetectedUrls urls={email.urls} />
+            </Card>
+          </Col>
+        </Row>
+      </Flex>
+    </article>
+  );
+}
+
+/** Spec §2 `mail/{id}`: the e-mail detail. Lazy chunk of the Quarantine page group. */
+export default function EmailDetailPage() {
+  const { t } = useTranslation('mail');
+  const id = useParams().id ?? '';
+  const email = useEmail(id);
+  if (email.isPending) return <PageLoading />;
+  if (email.isError) {
+    if (readApiError(email.error).status === 404) return <EmailNotFound />;
+    return (
+      <PageError
+        title={t('email.error_title')}
+        description={t(errorMessageKey(email.error), { ns: 'common' })}
+        onRetry={() => void email.refetch()}
+      />
+    );
+  }
+  return <EmailView email={email.data} />;
+}

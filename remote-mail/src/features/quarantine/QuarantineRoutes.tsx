@@ -1,0 +1,29 @@
+import { PageLoading } from '@qc/ui';
+import { lazy, Suspense } from 'react';
+import { Route, Routes } from 'react-router-dom';
+import { EmailNotFound } from '../email/EmailNotFound';
+import { QuarantinePage } from './Page';
+
+// The detail (and its sanitiser) is a chunk of its own: the list never downloads it.
+const EmailDetailPage = lazy(() => import('../email/Page'));
+
+/**
+ * The `Quarantine` page group, mounted by the host at `mail/*` (one exposed module per page group,
+ * DESIGN §3): `mail` → the list, `mail/{id}` → the e-mail detail.
+ */
+export function QuarantineRoutes() {
+  return (
+    <Routes>
+      <Route index element={<QuarantinePage />} />
+      <Route
+        path=":id"
+        element={
+          <Suspense fallback={<PageLoading />}>
+            <EmailDetailPage />
+          </Suspense>
+        }
+      />
+      <Route path="*" element={<EmailNotFound />} />
+    </Routes>
+  );
+}

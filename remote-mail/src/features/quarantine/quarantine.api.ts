@@ -1,0 +1,58 @@
+import { api, fetchBlob } from '@qc/api-client';
+import type { ListQueryParams, QuarantineDetail, QuarantineList, ReleaseResponse } from './quarantine.types';
+
+/**
+ * Calls of the quarantine endpoints (DESIGN §4) through the app's api client: Bearer header,
+ * one refresh on 401. Failures reject with ky's HTTPError (read them with readApiError()).
+ */
+
+const emailPath = (id: string) => `quarantine/${encodeURIComponent(id)}/`;
+
+/** GET /api/quarantine/: one keyset page. */
+export function listQuarantine(query: ListQueryParams, signal?: AbortSignal): Promise<QuarantineList> {
+  const searchParams = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''));
+  return api.get('quarantine/', { searchParams, ...(signal ? { signal } : {}) }).json<QuarantineList>();
+}
+
+/** GET /api/quarantine/{id}/ */
+export function getEmail(id: string, signal?: AbortSignal): Promise<QuarantineDetail> {
+  return api.get(emailPath(id), signal ? { signal } : {}).json<QuarantineDetail>();
+}
+
+/**
+ * GET /api/quarantine/{id}/raw/ as a Blob, with the Authorization header (never a token in a URL,
+ * DESIGN §7). The server records it in the history as a download.
+ */
+export function getRawEmail(id: string, signal?: AbortSignal): Promise<Blob> {
+  return fetchBlob(`/api/${emailPath(id)}raw/`, signal);
+}
+
+/** The raw message to save as a file, named as the server suggests (Content-Disposition). */
+export async function downloadRawEmail(id: string): Promise<{ blob: Blob; filename: string }> {
+  const response = await api.get(`${emailPath(id)}raw/`, { headers: { Accept: 'message/rfc822, */*' } });
+  const suggested = /filename="([^"]+)"/i.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? '';
+  return { blob: await response.blob(), filename: safeFilename(suggested, id) };
+}
+
+/** A name safe on any file system, ending in .eml. */
+export function safeFilename(suggested: string, id: string): string {
+  const base = suggested
+    .replace(/\.eml$/i, '')
+    .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
+    .replace(/[ ._]{2,}/g, '_')
+    .replace(/^[ ._]+|[ ._]+$/g, '')
+    .slice(0, 100);
+  return `${base || id.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 100) || 'message'}.eml`;
+}
+
+/** POST /api/quarantine/{id}/release/; `confirmResend` after an unknown outcome (may deliver twice). */
+export function releaseEmail(id: string, confirmResend = false): Promise<ReleaseResponse> {
+  return api
+    .post(`${emailPath(id)}release/`, confirmResend ? { json: { confirm_resend: true } } : {})
+    .json<ReleaseResponse>();
+}
+
+/** DELETE /api/quarantine/{id}/ → 204. */
+export async function deleteEmail(id: string): Promise<void> {
+  await api.delete(emailPath(id));
+}

@@ -1,0 +1,21 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { listQuarantine } from './quarantine.api';
+import type { ListQueryParams } from './quarantine.types';
+
+/** Query keys of the quarantine (list pages and details share the 'quarantine' root). */
+export const quarantineKeys = {
+  all: ['quarantine'] as const,
+  lists: ['quarantine', 'list'] as const,
+  list: (query: ListQueryParams) => ['quarantine', 'list', query] as const,
+  detail: (id: string) => ['quarantine', 'detail', id] as const,
+  raw: (id: string) => ['quarantine', 'raw', id] as const,
+};
+
+/** GET /api/quarantine/: one keyset page; the previous page stays shown while the next one loads. */
+export function useQuarantineList(query: ListQueryParams) {
+  return useQuery({
+    queryKey: quarantineKeys.list(query),
+    queryFn: ({ signal }) => listQuarantine(query, signal),
+    placeholderData: keepPreviousData,
+  });
+}
