@@ -21,11 +21,13 @@ import { createTokenService } from './modules/auth/tokens';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { scheduleJobs } from './modules/jobs/jobs.service';
 import { historyRoutes } from './modules/history/history.routes';
 import { mfaRoutes } from './modules/mfa/mfa.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
 import { quarantineRoutes } from './modules/quarantine/quarantine.routes';
+import { statisticsRoutes } from './modules/statistics/statistics.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { consoleCsp, DOCS_CSP, DOCS_PREFIX } from './modules/web/csp';
 import { createRemotesSource } from './modules/web/remotes.service';
@@ -37,6 +39,8 @@ export interface BuildOptions {
   database?: DatabaseHandle;
   /** Where the console's own e-mails go. Default: QC_SMTP_URL, or the log when it is unset. */
   mailer?: Mailer;
+  /** Run the scheduled jobs (retention) in this process; the server does, tests call the jobs directly. */
+  scheduleJobs?: boolean;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -49,7 +53,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler);
 
   const database = options.database ?? (await openMigratedDatabase(config.database, app.log));
-  app.addHook('onClose', async () => database.close());
+  const jobs = options.scheduleJobs ? scheduleJobs({ db: database.db, config }, app.log) : null;
+  app.addHook('onClose', async () => {
+    await jobs?.stop(); // a run in progress finishes before the database closes
+    await database.close();
+  });
 
   const ctx: AppContext = {
     config,
@@ -95,6 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(dashboardRoutes, { ctx });
   await app.register(quarantineRoutes, { ctx });
   await app.register(historyRoutes, { ctx });
+  await app.register(statisticsRoutes, { ctx });
   await app.register(healthRoutes, { ctx });
   await app.register(webRoutes, { ctx, remotes });
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Cron } from 'croner';
 import { z } from 'zod';
 import { LIMITS } from '@qc/contracts';
 
@@ -35,7 +36,12 @@ export interface Config {
   emailChangeTtl: number;
   feedbackRate: { max: number; windowSeconds: number };
   mailFrom: string;
+  /** Days raw mail is kept (0: never purged). */
   retentionDays: number;
+  /** Cron pattern (croner) of the retention job. */
+  retentionSchedule: string;
+  /** Messages (and sessions) purged per transaction. */
+  retentionBatch: number;
   admin: { email: string | null; password: string | null };
   ingestToken: string | null;
   /** Largest ingest request body (multipart meta + message), bytes. */
@@ -66,6 +72,15 @@ function isProxyEntry(entry: string): boolean {
   if (bits === undefined) return true;
   const n = Number(bits);
   return /^\d+$/.test(bits) && n <= (version === 4 ? 32 : 128);
+}
+
+function isCronPattern(pattern: string): boolean {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const EnvSchema = z.object({
@@ -105,7 +120,12 @@ const EnvSchema = z.object({
   QC_EMAIL_CHANGE_TTL: int(24 * 3600, 60, 30 * 24 * 3600),
   QC_FEEDBACK_RATE_MAX: int(10, 1, 100_000),
   QC_FEEDBACK_RATE_WINDOW: int(3600, 1, 24 * 3600),
-  QC_RETENTION_DAYS: int(30, 1, 3650),
+  QC_RETENTION_DAYS: int(30, 0, 3650),
+  QC_RETENTION_SCHEDULE: z
+    .string()
+    .default('17 * * * *')
+    .refine(isCronPattern, 'must be a cron pattern, e.g. "17 * * * *"'),
+  QC_RETENTION_BATCH: int(500, 1, 10_000),
   QC_ADMIN_EMAIL: z.email().optional(),
   QC_ADMIN_PASSWORD: z.string().min(LIMITS.passwordMin).optional(),
   QC_INGEST_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
@@ -199,6 +219,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     emailChangeTtl: e.QC_EMAIL_CHANGE_TTL,
     feedbackRate: { max: e.QC_FEEDBACK_RATE_MAX, windowSeconds: e.QC_FEEDBACK_RATE_WINDOW },
     retentionDays: e.QC_RETENTION_DAYS,
+    retentionSchedule: e.QC_RETENTION_SCHEDULE,
+    retentionBatch: e.QC_RETENTION_BATCH,
     admin: { email: e.QC_ADMIN_EMAIL?.toLowerCase() ?? null, password: e.QC_ADMIN_PASSWORD ?? null },
     ingestToken: e.QC_INGEST_TOKEN ?? null,
     ingestMaxBytes: e.QC_INGEST_MAX_BYTES,

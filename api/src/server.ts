@@ -14,7 +14,7 @@ export async function startServer(config: Config, out: (text: string) => void): 
     await database.close();
     throw err;
   }
-  const app = await buildApp(config, { database });
+  const app = await buildApp(config, { database, scheduleJobs: true });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
+import { ConfigError, loadConfig, type Config } from '../config';
 import { openMigratedDatabase } from '../db/database';
 import { HttpError } from '../lib/http-error';
 import { createPasswordHasher } from '../lib/passwords';
+import { runRetention } from '../modules/retention/retention.service';
+import { rebuildStatistics } from '../modules/statistics/statistics.repository';
 import { createUser, resetMfa, setPassword, setRole, type UserDeps } from '../modules/users/users.service';
 
 export interface CliIo {
@@ -23,6 +25,9 @@ Commands:
   user:set-password  --email <e-mail> [--password <pw>|-]
   user:reset-mfa     --email <e-mail>
   user:set-role      --email <e-mail> --role <role> [--domain <domain>]
+  stats:rebuild      Recomputes the dashboard counters and the per-day statistics from the stored
+                     rows (repair after a restore or a manual change of the database).
+  retention:run      Runs the retention job now (QC_RETENTION_DAYS), unless a server is running it.
 
 Without --password, or with --password -, the password is read from standard input (first line).
 Configuration and database are the server's (QC_* environment variables).
@@ -56,7 +61,7 @@ async function passwordFrom(values: Values, io: CliIo): Promise<string> {
   return line;
 }
 
-type Command = (deps: UserDeps, values: Values, io: CliIo) => Promise<string>;
+type Command = (deps: UserDeps & { config: Config }, values: Values, io: CliIo) => Promise<string>;
 
 const COMMANDS: Record<string, Command> = {
   'user:create': async (deps, v, io) => {
@@ -82,6 +87,15 @@ const COMMANDS: Record<string, Command> = {
   'user:set-role': async (deps, v) => {
     const user = await setRole(deps, required(v, 'email'), required(v, 'role'), v.domain);
     return `${user.email} is now ${user.role}; their sessions were ended`;
+  },
+  'stats:rebuild': async (deps) => {
+    const { counters, days } = await rebuildStatistics(deps.db);
+    return `Statistics rebuilt from the stored rows: ${counters} counter rows, ${days} day rows`;
+  },
+  'retention:run': async (deps) => {
+    const run = await runRetention(deps);
+    if (!run.ran) return 'The retention job is running elsewhere; nothing done';
+    return `Retention: raw mail of ${run.result.purged} messages purged, ${run.result.sessions} sessions deleted`;
   },
 };
 
@@ -112,7 +126,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     const config = loadConfig(io.env, io.cwd);
     database = await openMigratedDatabase(config.database);
-    io.stdout(`${await command({ db: database.db, passwords: createPasswordHasher(config.argon2) }, values, io)}\n`);
+    const deps = { db: database.db, passwords: createPasswordHasher(config.argon2), config };
+    io.stdout(`${await command(deps, values, io)}\n`);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import { m0003_quarantine } from './migration-0003-quarantine';
+import { m0004_statistics_retention } from './migration-0004-statistics-retention';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -219,6 +220,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001_core': m0001_core,
   '0002_account': m0002_account,
   '0003_quarantine': m0003_quarantine,
+  '0004_statistics_retention': m0004_statistics_retention,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

@@ -90,6 +90,8 @@ export interface QuarantineMessagesTable {
   body_text: string | null;
   body_html: string | null;
   body_truncated: number;
+  // 0004_statistics_retention: when retention removed the raw bytes and bodies (null: not purged).
+  raw_purged_at: number | null;
 }
 
 /** The original bytes of a quarantined message. */
@@ -151,6 +153,36 @@ export interface QuarantineCountsTable {
   scope_id: string;
   status: RecipientStatus;
   n: number;
+}
+
+/**
+ * Statistics read model: one row per scope and UTC day (`day`: epoch ms of its midnight), kept in the
+ * writer's transaction. Counts are recipient rows: quarantined and risk_* on the day received,
+ * released / deleted on the day of that change.
+ */
+export interface QuarantineDailyTable {
+  scope: CountScope;
+  scope_id: string;
+  day: number;
+  quarantined: number;
+  released: number;
+  deleted: number;
+  risk_low: number;
+  risk_medium: number;
+  risk_high: number;
+  risk_critical: number;
+}
+
+/** A database claim per scheduled job, so one replica runs it at a time (compare-and-set on locked_until). */
+export interface JobLocksTable {
+  name: string;
+  /** Epoch ms until which the current holder owns the job; 0 when free. */
+  locked_until: number;
+  owner: string | null;
+  started_at: number | null;
+  finished_at: number | null;
+  /** The last run's outcome (JSON), for operators. */
+  last_result: string | null;
 }
 
 /** Stored as HMAC-SHA256 (key derived from QC_SECRET_KEY); single use. */
@@ -216,6 +248,8 @@ export interface Database {
   quarantine_messages: QuarantineMessagesTable;
   quarantine_recipients: QuarantineRecipientsTable;
   quarantine_counts: QuarantineCountsTable;
+  quarantine_daily: QuarantineDailyTable;
+  job_locks: JobLocksTable;
   quarantine_raw: QuarantineRawTable;
   quarantine_deliveries: QuarantineDeliveriesTable;
   history: HistoryTable;

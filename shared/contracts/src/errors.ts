@@ -43,5 +43,6 @@ export const ERROR_CODES = [
   'release_unknown', // 502, connection lost after DATA: delivered or not is unknown
   'relay_not_configured', // 503, QC_SMTP_URL is unset
   'ingest_disabled', // 503, QC_INGEST_TOKEN is unset
+  'raw_purged', // 410, the original message was removed by retention (QC_RETENTION_DAYS): no download, no release
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -14,3 +14,5 @@ export * from './preferences';
 export * from './feedback';
 export * from './quarantine';
 export * from './history';
+export * from './bulk';
+export * from './statistics';

@@ -251,6 +251,10 @@ export const QuarantineDetail = z.object({
   text_body: z.string().nullable(),
   html_body: z.string().nullable(),
   body_truncated: z.boolean(),
+  /** Whether the original bytes are still stored (download and release need them). */
+  raw_available: z.boolean(),
+  /** When retention removed the original bytes and bodies (raw download and release then answer 410 raw_purged). */
+  purged_at: z.string().nullable(),
   /** The last release attempt that concerned a recipient the caller sees. */
   delivery: DeliveryAttempt.nullable(),
 });

@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, SqliteAdapter, type Expression, type SqlBool } from 'kysely';
 import type { DbExecutor } from '../../db/database';
 import type { HistoryTable } from '../../db/schema';
 import { newId } from '../../lib/ids';
@@ -34,6 +34,18 @@ export async function listHistory(
   after: { createdAt: number; id: string } | null,
   limit: number,
 ): Promise<HistoryRow[]> {
+  const rows = await listHistoryQuery(db, scope, f, after, limit).execute();
+  return rows.map((r) => ({ ...r, created_at: Number(r.created_at) }));
+}
+
+/** The query of listHistory (exported for the query-plan test). */
+export function listHistoryQuery(
+  db: DbExecutor,
+  scope: HistoryScope,
+  f: HistoryFilters,
+  after: { createdAt: number; id: string } | null,
+  limit: number,
+) {
   let query = db.selectFrom('history').selectAll();
   if (scope.kind === 'domain') query = query.where('actor_domain', '=', scope.domain);
   if (scope.kind === 'actor') query = query.where('actor_id', '=', scope.userId);
@@ -47,9 +59,13 @@ export async function listHistory(
   if (f.dateFrom !== undefined) query = query.where('created_at', '>=', f.dateFrom);
   if (f.dateTo !== undefined) query = query.where('created_at', '<=', f.dateTo);
   if (after) {
-    const keyset: Expression<SqlBool> = sql<SqlBool>`(created_at < ${after.createdAt} or (created_at = ${after.createdAt} and id < ${after.id}))`;
+    // PostgreSQL takes a row comparison as one index range; SQLite needs the redundant `<=` to seek
+    // to the cursor (with the OR alone it walks from the newest row).
+    const keyset: Expression<SqlBool> =
+      db.getExecutor().adapter instanceof SqliteAdapter
+        ? sql<SqlBool>`created_at <= ${after.createdAt} and (created_at < ${after.createdAt} or (created_at = ${after.createdAt} and id < ${after.id}))`
+        : sql<SqlBool>`(created_at, id) < (${after.createdAt}, ${after.id})`;
     query = query.where(keyset);
   }
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-  return rows.map((r) => ({ ...r, created_at: Number(r.created_at) }));
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit);
 }

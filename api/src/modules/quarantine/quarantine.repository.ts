@@ -10,6 +10,13 @@ import type {
 } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { insertHistory } from '../history/history.repository';
+import {
+  addDaily,
+  applyDailyDeltas,
+  riskField,
+  type DailyDeltas,
+  type DailyField,
+} from '../statistics/statistics.repository';
 
 /** Which recipient rows a caller sees (DESIGN §4 "Per recipient"). */
 export type Scope =
@@ -46,6 +53,13 @@ function scopeSql(scope: Scope, alias?: string, noIndex = false): RawBuilder<Sql
       return sql<SqlBool>`1 = 0`;
   }
 }
+
+/**
+ * The rows of given messages are read by primary key (message_id, recipient). On SQLite (no
+ * statistics) the scope's column is hidden from the planner (unary +): else it may pick the
+ * (domain, …) index and read the whole domain to find a page's rows.
+ */
+const byMessageScope = (db: DbExecutor, scope: Scope) => scopeSql(scope, undefined, isSqlite(db));
 
 /** Case-insensitive substring match, the user's text taken literally (no wildcards). */
 function containsSql(db: DbExecutor, ref: string, value: string): RawBuilder<SqlBool> {
@@ -85,6 +99,9 @@ async function applyCountDeltas(trx: DbExecutor, deltas: CountDeltas): Promise<v
       .execute();
   }
 }
+
+/** The rollup column a move into `status` counts in (released and deleted are counted on the day of the change). */
+const DAILY_OF: Partial<Record<RecipientStatus, DailyField>> = { released: 'released', deleted: 'deleted' };
 
 export function recipientDomain(address: string): string {
   return address.slice(address.lastIndexOf('@') + 1);
@@ -136,7 +153,8 @@ export interface NewQuarantinedMessage {
 
 /**
  * Stores a message, its raw bytes, one pending row per distinct recipient (batched), the text index
- * (SQLite) and the counters — all in one transaction: when this resolves, the mail is durable.
+ * (SQLite), the counters and the day's statistics — all in one transaction: when this resolves, the
+ * mail is durable.
  * A uuid or dedup_key seen before fails with a unique violation (nothing is written).
  */
 export async function insertQuarantinedMessage(db: Db, msg: NewQuarantinedMessage): Promise<string> {
@@ -203,9 +221,17 @@ export async function insertQuarantinedMessage(db: Db, msg: NewQuarantinedMessag
         )
         .execute();
     }
-    for (const r of recipients) addDelta(deltas, recipientDomain(r), 'pending', 1);
+    const daily: DailyDeltas = new Map();
+    const risk = riskField(msg.score);
+    for (const r of recipients) {
+      const domain = recipientDomain(r);
+      addDelta(deltas, domain, 'pending', 1);
+      addDaily(daily, domain, msg.receivedAt, 'quarantined');
+      if (risk) addDaily(daily, domain, msg.receivedAt, risk);
+    }
     if (isSqlite(trx)) await indexForSearch(trx, id, msg, recipients);
     await applyCountDeltas(trx, deltas);
+    await applyDailyDeltas(trx, daily);
     return id;
   });
 }
@@ -321,16 +347,22 @@ export function listKeysQuery(
     conditions.push(sql<SqlBool>`r.message_id in (${sql.join(f.textIds)})`);
   } else if (f.q !== undefined) {
     // Many hits (or a term too short for trigrams): tested on each row the keyset scan reads — the
-    // message's subject and senders, and this (visible) recipient's address.
+    // message's subject and senders (by primary key), and this (visible) recipient's address. A
+    // scalar subquery, not EXISTS: PostgreSQL may turn an EXISTS into a hashed subplan, which reads
+    // and matches every message before the first row (a full scan, whatever the LIMIT).
     const text = ['t.subject', 't.sender', 't.envelope_from'].map((c) => containsSql(db, c, f.q!));
     conditions.push(
-      sql<SqlBool>`(exists (select 1 from quarantine_messages t where t.id = r.message_id and (${sql.join(text, sql` or `)}))
+      sql<SqlBool>`(coalesce((select ${sql.join(text, sql` or `)} from quarantine_messages t where t.id = r.message_id), false)
         or ${containsSql(db, 'r.recipient', f.q)})`,
     );
   }
   if (after) {
+    // PostgreSQL takes a row comparison as one index range. SQLite needs the redundant `<=` to seek
+    // to the cursor: with the OR alone it walks the index from the newest row (O(depth)).
     conditions.push(
-      sql<SqlBool>`(${receivedAt} < ${after.received_at} or (${receivedAt} = ${after.received_at} and r.message_id < ${after.message_id}))`,
+      isSqlite(db)
+        ? sql<SqlBool>`${receivedAt} <= ${after.received_at} and (${receivedAt} < ${after.received_at} or (${receivedAt} = ${after.received_at} and r.message_id < ${after.message_id}))`
+        : sql<SqlBool>`(r.received_at, r.message_id) < (${after.received_at}, ${after.message_id})`,
     );
   }
   // A user has one row per message (the primary key is (message_id, recipient)): no DISTINCT needed.
@@ -356,23 +388,30 @@ export async function textHitIds(
 ): Promise<{ ids: string[]; complete: boolean }> {
   // A message can be hit more than once (its text and each recipient): read a margin, count unique ids.
   const cap = limit * 2 + 1;
-  let query: RawBuilder<{ message_id: string }>;
-  if (isSqlite(db)) {
-    const phrase = `"${q.replaceAll('"', '""')}"`;
-    query = sql`select message_id from quarantine_search
-      where quarantine_search match ${phrase} and (recipient = '' or ${scopeSql(scope)})
-      limit ${cap}`;
-  } else {
-    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = sql`select id as message_id from quarantine_messages
-        where subject ilike ${pattern} or sender ilike ${pattern} or envelope_from ilike ${pattern}
-      union all
-      select message_id from quarantine_recipients where recipient ilike ${pattern} and ${scopeSql(scope)}
-      limit ${cap}`;
-  }
-  const { rows } = await query.execute(db);
+  const { rows } = await textHitsQuery(db, scope, q, cap).execute(db);
   const ids = [...new Set(rows.map((r) => r.message_id))];
   return rows.length < cap && ids.length <= limit ? { ids, complete: true } : { ids: [], complete: false };
+}
+
+/** The SQL of textHitIds (exported for the query-plan test): the trigram indexes, at most `cap` rows. */
+export function textHitsQuery(
+  db: DbExecutor,
+  scope: Scope,
+  q: string,
+  cap: number,
+): RawBuilder<{ message_id: string }> {
+  if (isSqlite(db)) {
+    const phrase = `"${q.replaceAll('"', '""')}"`;
+    return sql`select message_id from quarantine_search
+      where quarantine_search match ${phrase} and (recipient = '' or ${scopeSql(scope)})
+      limit ${cap}`;
+  }
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql`select id as message_id from quarantine_messages
+      where subject ilike ${pattern} or sender ilike ${pattern} or envelope_from ilike ${pattern}
+    union all
+    select message_id from quarantine_recipients where recipient ilike ${pattern} and ${scopeSql(scope)}
+    limit ${cap}`;
 }
 
 export type ListMessageRow = Pick<
@@ -404,14 +443,19 @@ export async function firstRecipients(
   perMessage: number,
 ): Promise<RecipientRow[]> {
   if (!ids.length) return [];
-  const { rows } = await sql<RecipientRow>`select message_id, recipient, status, updated_at from (
+  const { rows } = await firstRecipientsQuery(db, ids, scope, perMessage).execute(db);
+  return rows.map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
+}
+
+/** The SQL of firstRecipients (exported for the query-plan test). */
+export function firstRecipientsQuery(db: DbExecutor, ids: string[], scope: Scope, perMessage: number) {
+  return sql<RecipientRow>`select message_id, recipient, status, updated_at from (
       select message_id, recipient, status, updated_at,
         row_number() over (partition by message_id order by recipient) as rn
       from quarantine_recipients
-      where message_id in (${sql.join(ids)}) and ${scopeSql(scope)}
+      where message_id in (${sql.join(ids)}) and ${byMessageScope(db, scope)}
     ) t where rn <= ${perMessage}
-    order by message_id, recipient`.execute(db);
-  return rows.map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
+    order by message_id, recipient`;
 }
 
 export interface StatusCount {
@@ -431,13 +475,18 @@ export async function statusCounts(
   staleBefore: number,
 ): Promise<StatusCount[]> {
   if (!ids.length) return [];
-  const { rows } = await sql<StatusCount>`select message_id, s as status, count(*) as n from (
+  const { rows } = await statusCountsQuery(db, ids, scope, staleBefore).execute(db);
+  return rows.map((r) => ({ ...r, n: Number(r.n) }));
+}
+
+/** The SQL of statusCounts (exported for the query-plan test). */
+export function statusCountsQuery(db: DbExecutor, ids: string[], scope: Scope, staleBefore: number) {
+  return sql<StatusCount>`select message_id, s as status, count(*) as n from (
       select message_id,
         case when status = 'releasing' and updated_at < ${staleBefore} then 'release_unknown' else status end as s
       from quarantine_recipients
-      where message_id in (${sql.join(ids)}) and ${scopeSql(scope)}
-    ) t group by message_id, s`.execute(db);
-  return rows.map((r) => ({ ...r, n: Number(r.n) }));
+      where message_id in (${sql.join(ids)}) and ${byMessageScope(db, scope)}
+    ) t group by message_id, s`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -454,13 +503,23 @@ export async function findRaw(db: DbExecutor, id: string): Promise<Buffer | unde
   return row ? Buffer.from(row.data) : undefined;
 }
 
+/** Whether the original bytes are still stored (a primary-key probe, no bytes read). */
+export async function hasRaw(db: DbExecutor, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('quarantine_raw')
+    .select('message_id')
+    .where('message_id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export type DeliveryRow = QuarantineDeliveriesTable;
 
 /** The latest release attempt that concerned a recipient the caller sees. */
 export async function lastDelivery(db: DbExecutor, id: string, scope: Scope): Promise<DeliveryRow | undefined> {
   const { rows } = await sql<DeliveryRow>`select d.* from quarantine_deliveries d
     where d.id in (select delivery_id from quarantine_recipients
-      where message_id = ${id} and delivery_id is not null and ${scopeSql(scope)})
+      where message_id = ${id} and delivery_id is not null and ${byMessageScope(db, scope)})
     order by d.started_at desc, d.id desc limit 1`.execute(db);
   const row = rows[0];
   return row
@@ -487,7 +546,10 @@ async function moveScoped(
   now: number,
   deliveryId: string | null | undefined,
   deltas: CountDeltas,
+  daily: DailyDeltas,
 ): Promise<{ recipient: string; domain: string }[]> {
+  // Sources are never released/deleted (terminal), so no day has to be taken back.
+  const field = DAILY_OF[to];
   const moved: { recipient: string; domain: string }[] = [];
   for (const source of from) {
     let query = trx
@@ -499,12 +561,13 @@ async function moveScoped(
       )
       .where('message_id', '=', messageId)
       .where('status', '=', source.status)
-      .where(scopeSql(scope));
+      .where(byMessageScope(trx, scope));
     if (source.staleBefore !== undefined) query = query.where('updated_at', '<', source.staleBefore);
     const rows = await query.returning(['recipient', 'domain']).execute();
     for (const r of rows) {
       addDelta(deltas, r.domain, source.status, -1);
       addDelta(deltas, r.domain, to, 1);
+      if (field) addDaily(daily, r.domain, now, field);
       moved.push(r);
     }
   }
@@ -559,6 +622,7 @@ export async function claimForRelease(
         input.now,
         deliveryId,
         deltas,
+        new Map(), // releasing is not a statistic
       );
       if (!claimed.length) throw empty; // rolls the attempt row back
       await applyCountDeltas(trx, deltas);
@@ -584,7 +648,10 @@ export interface FinishInput {
   history: HistoryRow;
 }
 
-/** Records a delivery attempt's outcome on the attempt, the recipient rows it still holds, the counters and the history. */
+/**
+ * Records a delivery attempt's outcome on the attempt, the recipient rows it still holds, the
+ * counters, the day's statistics and the history.
+ */
 export async function finishRelease(db: Db, input: FinishInput): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
@@ -604,7 +671,9 @@ export async function finishRelease(db: Db, input: FinishInput): Promise<void> {
       byStatus.set(s, [...(byStatus.get(s) ?? []), r]);
     }
     const deltas: CountDeltas = new Map();
+    const daily: DailyDeltas = new Map();
     for (const [to, recipients] of byStatus) {
+      const field = DAILY_OF[to];
       // One status for all: no address list needed (the claim token selects the rows).
       const groups = byStatus.size === 1 ? [null] : chunks(recipients);
       for (const group of groups) {
@@ -619,17 +688,20 @@ export async function finishRelease(db: Db, input: FinishInput): Promise<void> {
         for (const r of rows) {
           addDelta(deltas, r.domain, 'releasing', -1);
           addDelta(deltas, r.domain, to, 1);
+          if (field) addDaily(daily, r.domain, input.now, field);
         }
       }
     }
     await applyCountDeltas(trx, deltas);
+    await applyDailyDeltas(trx, daily);
     await insertHistory(trx, input.history);
   });
 }
 
 /**
  * Soft delete: the caller's held rows (pending, release_failed, release_unknown) → deleted, with the
- * counters and (when a row moved) the history row, in one transaction. Returns how many rows moved.
+ * counters, the day's statistics and (when a row moved) the history row, in one transaction.
+ * Returns how many rows moved.
  */
 export async function softDelete(
   db: Db,
@@ -640,6 +712,7 @@ export async function softDelete(
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const deltas: CountDeltas = new Map();
+    const daily: DailyDeltas = new Map();
     const moved = await moveScoped(
       trx,
       messageId,
@@ -649,8 +722,10 @@ export async function softDelete(
       now,
       undefined,
       deltas,
+      daily,
     );
     await applyCountDeltas(trx, deltas);
+    await applyDailyDeltas(trx, daily);
     if (moved.length) await insertHistory(trx, history);
     return moved.length;
   });
@@ -658,7 +733,8 @@ export async function softDelete(
 
 /**
  * Moves one recipient row from `from` to `to` (compare-and-set, so two racing callers cannot both
- * succeed) and keeps the counters in the same transaction. Returns whether the row moved.
+ * succeed) and keeps the counters and the statistics in the same transaction. Returns whether the
+ * row moved.
  */
 export async function transitionRecipient(
   db: Db,
@@ -666,11 +742,19 @@ export async function transitionRecipient(
   recipient: string,
   from: RecipientStatus,
   to: RecipientStatus,
+  now = Date.now(),
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
+    const row = trx
+      .selectFrom('quarantine_recipients')
+      .where('message_id', '=', messageId)
+      .where('recipient', '=', recipient)
+      .where('status', '=', from);
+    // Leaving released/deleted takes the row back from the day it was counted on.
+    const before = DAILY_OF[from] ? await row.select('updated_at').executeTakeFirst() : undefined;
     const moved = await trx
       .updateTable('quarantine_recipients')
-      .set({ status: to, updated_at: Date.now() })
+      .set({ status: to, updated_at: now })
       .where('message_id', '=', messageId)
       .where('recipient', '=', recipient)
       .where('status', '=', from)
@@ -680,7 +764,11 @@ export async function transitionRecipient(
     const deltas: CountDeltas = new Map();
     addDelta(deltas, moved.domain, from, -1);
     addDelta(deltas, moved.domain, to, 1);
+    const daily: DailyDeltas = new Map();
+    if (before && DAILY_OF[from]) addDaily(daily, moved.domain, Number(before.updated_at), DAILY_OF[from], -1);
+    if (DAILY_OF[to]) addDaily(daily, moved.domain, now, DAILY_OF[to]);
     await applyCountDeltas(trx, deltas);
+    await applyDailyDeltas(trx, daily);
     return true;
   });
 }

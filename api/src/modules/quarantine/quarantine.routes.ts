@@ -1,6 +1,9 @@
 import multipart from '@fastify/multipart';
 import {
   ApiError,
+  BULK_MAX_IDS,
+  BulkRequest,
+  BulkResponse,
   IngestResponse,
   QuarantineDetail,
   QuarantineList,
@@ -15,6 +18,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { HttpError } from '../../lib/http-error';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
+import { bulkAction } from './bulk.service';
 import { checkIngestToken, ingestMessage, ingestMultipartLimits, readIngestForm } from './ingest.service';
 import { deleteMessage, downloadRaw, listQuarantine, quarantineDetail, type Actor } from './quarantine.service';
 import { releaseMessage } from './release.service';
@@ -132,6 +136,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           200: z.unknown().describe('The original bytes (message/rfc822)'),
           401: ApiError,
           404: ApiError,
+          410: ApiError.describe('raw_purged: retention removed the original bytes'),
         },
       },
     },
@@ -158,7 +163,8 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           '200 `released` (or `partially_released`: the relay refused some recipients, they are release_failed). ' +
           '502 `relay_refused` | `relay_unreachable` (stays quarantined, retry allowed) | `release_unknown` ' +
           '(connection lost after DATA: retry only with `{confirm_resend: true}`). 409 `already_released`, ' +
-          '`release_in_progress`, `confirm_resend_required`, `email_deleted`. 503 `relay_not_configured`.',
+          '`release_in_progress`, `confirm_resend_required`, `email_deleted`. 410 `raw_purged` (retention removed ' +
+          'the original bytes). 503 `relay_not_configured`.',
         security,
         params: IdParams,
         body: ReleaseRequest,
@@ -168,6 +174,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           401: ApiError,
           404: ApiError,
           409: ApiError,
+          410: ApiError,
           502: ReleaseFailure,
           503: ApiError,
         },
@@ -177,6 +184,26 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       releaseMessage(ctx, actorOf(request), request.params.id, {
         confirmResend: request.body?.confirm_resend === true,
       }),
+  );
+
+  app.post(
+    '/api/quarantine/bulk/',
+    {
+      preHandler: auth,
+      schema: {
+        tags: ['quarantine'],
+        summary: `Release or delete up to ${BULK_MAX_IDS} e-mails; the outcome of each id`,
+        description:
+          'Each id goes through the single-item route’s logic (scope, release claim, history row): `released`, ' +
+          '`partially_released`, `deleted`, or `failed` with the `code` that route would have answered ' +
+          '(`email_not_found` for unknown or not yours, `already_released`, `raw_purged`, `relay_refused`, …). ' +
+          'Always 200 once the request is valid; a repeated id is acted on once.',
+        security,
+        body: BulkRequest,
+        response: { 200: BulkResponse, 400: ApiError, 401: ApiError },
+      },
+    },
+    async (request) => bulkAction(ctx, actorOf(request), request.body, request.log),
   );
 
   app.delete(

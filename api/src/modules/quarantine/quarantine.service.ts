@@ -22,6 +22,7 @@ import {
   findMessage,
   findRaw,
   firstRecipients,
+  hasRaw,
   lastDelivery,
   listKeys,
   listMessages,
@@ -64,6 +65,14 @@ export function visibleTo(scope: Scope): (address: string) => boolean {
 }
 
 export const emailNotFound = () => new HttpError(404, 'email_not_found', QUARANTINE_MESSAGES.notFound);
+
+/** 410: retention removed the original bytes (QC_RETENTION_DAYS); the details and history are kept. */
+export const rawPurged = () =>
+  new HttpError(
+    410,
+    'raw_purged',
+    'The original message was removed by the retention policy: it can no longer be downloaded or released.',
+  );
 
 /** Order of the caller's view of a message's status: the first one any visible recipient has. */
 const VIEW_ORDER: QuarantineStatus[] = [
@@ -198,9 +207,10 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
   const summary = await summaryFor(deps, id, scope, now);
   const m = summary.total ? await findMessage(deps.db, id) : undefined;
   if (!m) throw emailNotFound();
-  const [rows, delivery] = await Promise.all([
+  const [rows, delivery, rawStored] = await Promise.all([
     firstRecipients(deps.db, [id], scope, DETAIL_RECIPIENTS),
     lastDelivery(deps.db, id, scope),
+    hasRaw(deps.db, id),
   ]);
   const visible = visibleTo(scope);
   const staleBefore = now - RELEASE_STALE_MS;
@@ -251,6 +261,8 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
     text_body: m.body_text,
     html_body: m.body_html,
     body_truncated: m.body_truncated === 1,
+    raw_available: rawStored,
+    purged_at: m.raw_purged_at === null ? null : iso(Number(m.raw_purged_at)),
     delivery: attempt,
   };
 }
@@ -312,6 +324,7 @@ export async function downloadRaw(deps: Deps, actor: Actor, id: string): Promise
   const summary = await summaryFor(deps, id, scope);
   const m = summary.total ? await findMessage(deps.db, id) : undefined;
   const data = m ? await findRaw(deps.db, id) : undefined;
+  if (m && !data && m.raw_purged_at !== null) return refuse(deps, actor, 'download', id, rawPurged());
   if (!m || !data) return refuse(deps, actor, 'download', id, emailNotFound());
   await insertHistory(deps.db, historyRow(actor, 'download', id, null));
   return { data, filename: rawFilename(m.subject, id) };

@@ -7,6 +7,7 @@ import { claimForRelease, findMessage, findRaw, finishRelease } from './quaranti
 import {
   emailNotFound,
   historyRow,
+  rawPurged,
   refuse,
   RELEASE_STALE_MS,
   scopeFor,
@@ -109,6 +110,7 @@ export async function releaseMessage(
   const summary = await summaryFor(deps, id, scope, now);
   const message = summary.total ? await findMessage(deps.db, id) : undefined;
   if (!message) return refuse(deps, actor, 'release', id, emailNotFound());
+  if (message.raw_purged_at !== null) return refuse(deps, actor, 'release', id, rawPurged());
   const smtpUrl = deps.config.smtpUrl;
   if (!smtpUrl) {
     return refuse(
@@ -160,7 +162,9 @@ export async function releaseMessage(
   const raw = await findRaw(deps.db, id);
   let outcome: Outcome;
   if (!raw) {
+    // Purged between the check above and the claim: nothing was sent, the rows stay held.
     outcome = interpret({ outcome: 'unreachable', response: null, error: 'raw message missing' }, recipients);
+    outcome.code = 'raw_purged';
   } else if (recipients.some((r) => ADDRESS_UNSAFE.test(r) || SMTP_UNSAFE.test(r))) {
     outcome = { ...interpret({ outcome: 'refused', response: null, accepted: [], rejected: recipients }, recipients) };
     outcome.code = 'invalid_envelope';
@@ -188,6 +192,7 @@ export async function releaseMessage(
     accepted: outcome.delivery.accepted.filter(visible),
     rejected: outcome.delivery.rejected.filter(visible),
   };
+  if (outcome.code === 'raw_purged') throw rawPurged();
   if (outcome.code === 'invalid_envelope') {
     throw new HttpError(400, 'invalid_envelope', 'A recipient address is not safe to send to.');
   }

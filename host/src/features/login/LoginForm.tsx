@@ -65,7 +65,8 @@ export function LoginForm({ onSubmitStart }: LoginFormProps) {
         <PasswordInput autoComplete="current-password" />
       </Form.Item>
       <Form.Item style={{ marginBottom: 0 }}>
-        <Button type="primary" htmlType="submit" block loading={submitting}>
+        {/* An explicit name: antd can leave its hidden "loading" icon label behind after a fast answer. */}
+        <Button type="primary" htmlType="submit" block loading={submitting} aria-label={t('login.submit')}>
           {t('login.submit')}
         </Button>
       </Form.Item>

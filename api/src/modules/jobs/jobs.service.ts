@@ -1,0 +1,75 @@
+import { Cron } from 'croner';
+import type { AppContext } from '../../app-context';
+import type { Db } from '../../db/database';
+import { newId } from '../../lib/ids';
+import { runRetention } from '../retention/retention.service';
+import { claimJob, releaseJob, renewJob } from './jobs.repository';
+
+/** The claim of a running job: renew it between batches; false means another replica took it over. */
+export interface Lease {
+  renew(): Promise<boolean>;
+}
+
+export type Exclusive<T> = { ran: true; result: T } | { ran: false };
+
+/**
+ * Runs `fn` only if this process wins the job's database claim (job_locks, compare-and-set), so
+ * with several api replicas one runs it at a time. A claim not renewed within `ttlMs` (the process
+ * died) can be taken over. Returns `{ran: false}` when another holder has it.
+ */
+export async function runExclusive<T>(
+  db: Db,
+  name: string,
+  ttlMs: number,
+  fn: (lease: Lease) => Promise<T>,
+): Promise<Exclusive<T>> {
+  const owner = newId();
+  if (!(await claimJob(db, name, owner, Date.now(), ttlMs))) return { ran: false };
+  let outcome = '{"error":"failed"}';
+  try {
+    const result = await fn({ renew: () => renewJob(db, name, owner, Date.now(), ttlMs) });
+    outcome = JSON.stringify(result);
+    return { ran: true, result };
+  } catch (err) {
+    outcome = JSON.stringify({ error: (err as Error)?.message ?? String(err) });
+    throw err;
+  } finally {
+    await releaseJob(db, name, owner, Date.now(), outcome);
+  }
+}
+
+interface JobLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface ScheduledJobs {
+  /** Stops the schedule and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+/** Starts the scheduled jobs of an api process: retention (QC_RETENTION_SCHEDULE). */
+export function scheduleJobs(deps: Pick<AppContext, 'db' | 'config'>, log: JobLogger): ScheduledJobs {
+  let running: Promise<unknown> = Promise.resolve();
+  const retention = new Cron(
+    deps.config.retentionSchedule,
+    {
+      protect: true, // no overlapping runs in this process (the claim covers other replicas)
+      unref: true,
+      catch: (err) => log.error({ err }, 'retention job failed'),
+    },
+    async () => {
+      const run = runRetention(deps).then((r) => {
+        if (r.ran) log.info({ job: 'retention', ...r.result }, 'retention run');
+      });
+      running = run.catch(() => undefined);
+      await run;
+    },
+  );
+  return {
+    async stop() {
+      retention.stop();
+      await running;
+    },
+  };
+}

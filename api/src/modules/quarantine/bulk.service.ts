@@ -1,0 +1,59 @@
+import type { BulkItemResult, BulkRequest, BulkResponse } from '@qc/contracts';
+import type { AppContext } from '../../app-context';
+import { HttpError } from '../../lib/http-error';
+import type { RelayTimeouts } from '../../lib/smtp-relay';
+import { deleteMessage, type Actor } from './quarantine.service';
+import { releaseMessage } from './release.service';
+
+type Deps = Pick<AppContext, 'db' | 'config'>;
+
+/** Ids acted on at once: releases wait on the relay, so a few run side by side (each claims its rows). */
+export const BULK_CONCURRENCY = 4;
+
+interface ErrorLogger {
+  error(obj: object, msg: string): void;
+}
+
+/** Runs `fn` over `items` with at most `limit` running at once; results in the items' order. */
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * The same action on many e-mails, each through the single-item service (same scoping, claim,
+ * history row and error codes): an id that fails is reported with the code the single route would
+ * have answered, the others go on. A repeated id is acted on once.
+ */
+export async function bulkAction(
+  deps: Deps,
+  actor: Actor,
+  request: BulkRequest,
+  log: ErrorLogger,
+  options: { timeouts?: RelayTimeouts } = {},
+): Promise<BulkResponse> {
+  const ids = [...new Set(request.ids)];
+  const results = await mapLimited(ids, BULK_CONCURRENCY, async (id): Promise<BulkItemResult> => {
+    try {
+      if (request.action === 'delete') {
+        await deleteMessage(deps, actor, id);
+        return { id, status: 'deleted' };
+      }
+      const released = await releaseMessage(deps, actor, id, { confirmResend: false, timeouts: options.timeouts });
+      return { id, status: released.status };
+    } catch (err) {
+      if (err instanceof HttpError) return { id, status: 'failed', code: err.code };
+      log.error({ err, id }, `bulk ${request.action} failed`);
+      return { id, status: 'failed', code: 'internal_error' };
+    }
+  });
+  return { results };
+}

@@ -1,0 +1,81 @@
+import { STATISTICS_DEFAULT_DAYS, STATISTICS_MAX_DAYS, type Statistics, type StatisticsQuery } from '@qc/contracts';
+import type { Db } from '../../db/database';
+import { HttpError } from '../../lib/http-error';
+import type { AuthContext } from '../auth/auth.service';
+import { DAY_MS, dailyForRecipient, dailyForScope, utcDay, type DailyRow } from './statistics.repository';
+
+const invalid = (errors: Record<string, string>) =>
+  new HttpError(400, 'validation_error', 'The request is not valid.', errors);
+
+/** YYYY-MM-DD of a UTC midnight. */
+const isoDay = (day: number) => new Date(day).toISOString().slice(0, 10);
+
+/** A date (a UTC day) or an ISO date-time (the UTC day it falls in) → that day's UTC midnight. */
+function dayOf(value: string): number {
+  return utcDay(/^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value));
+}
+
+/** The inclusive range of UTC days a query asks for (see StatisticsQuery). */
+export function statisticsRange(query: StatisticsQuery, now = Date.now()): { from: number; to: number } {
+  const today = utcDay(now);
+  if (query.days !== undefined) {
+    if (query.date_from !== undefined || query.date_to !== undefined) {
+      throw invalid({ days: 'Give either days or date_from/date_to, not both.' });
+    }
+    return { from: today - (query.days - 1) * DAY_MS, to: today };
+  }
+  const to = query.date_to !== undefined ? dayOf(query.date_to) : today;
+  const from = query.date_from !== undefined ? dayOf(query.date_from) : to - (STATISTICS_DEFAULT_DAYS - 1) * DAY_MS;
+  if (from > to) throw invalid({ date_from: 'Must not be after date_to.' });
+  if ((to - from) / DAY_MS + 1 > STATISTICS_MAX_DAYS) {
+    throw invalid({ date_from: `The range is limited to ${STATISTICS_MAX_DAYS} days.` });
+  }
+  return { from, to };
+}
+
+/** Rows of the caller's scope: rollups for admin (global) and domain_admin (their domain), a user's own rows. */
+async function rowsFor(db: Db, auth: AuthContext, from: number, to: number): Promise<DailyRow[]> {
+  const { user } = auth;
+  switch (user.role) {
+    case 'admin':
+      return dailyForScope(db, 'global', '*', from, to);
+    case 'domain_admin':
+      return user.domain_name ? dailyForScope(db, 'domain', user.domain_name.toLowerCase(), from, to) : [];
+    default:
+      return dailyForRecipient(db, user.email.toLowerCase(), from, to);
+  }
+}
+
+/** GET /api/statistics/: every day of the range (zeros included), totals and risk levels, scoped like the dashboard. */
+export async function statisticsFor(
+  db: Db,
+  auth: AuthContext,
+  query: StatisticsQuery,
+  now = Date.now(),
+): Promise<Statistics> {
+  const { from, to } = statisticsRange(query, now);
+  const byDay = new Map((await rowsFor(db, auth, from, to)).map((r) => [r.day, r]));
+  const totals = { quarantined: 0, released: 0, deleted: 0 };
+  const risk = { low: 0, medium: 0, high: 0, critical: 0 };
+  const days: Statistics['days'] = [];
+  for (let day = from; day <= to; day += DAY_MS) {
+    const r = byDay.get(day);
+    const entry = {
+      date: isoDay(day),
+      quarantined: r?.quarantined ?? 0,
+      released: r?.released ?? 0,
+      deleted: r?.deleted ?? 0,
+    };
+    days.push(entry);
+    totals.quarantined += entry.quarantined;
+    totals.released += entry.released;
+    totals.deleted += entry.deleted;
+    if (r) {
+      risk.low += r.risk_low;
+      risk.medium += r.risk_medium;
+      risk.high += r.risk_high;
+      risk.critical += r.risk_critical;
+    }
+  }
+  return { range: { from: isoDay(from), to: isoDay(to) }, days, totals, risk };
+}
