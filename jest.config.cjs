@@ -61,6 +61,7 @@ module.exports = {
         '\\.(css|svg|png)$': '<rootDir>/test/file-stub.cjs',
         // The apps import antd's ES build (antd/es/*) for tree-shaking; jest runs its CommonJS twin.
         '^antd/es/(.*)$': 'antd/lib/$1',
+        '^@ant-design/(charts|plots)$': '<rootDir>/test/charts-stub.cjs',
       },
     },
   ],

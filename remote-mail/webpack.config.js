@@ -4,6 +4,8 @@ const { remoteConfig } = require('@qc/mf-config');
 const exposes = {
   './Dashboard': './src/exposed/Dashboard.tsx',
   './Quarantine': './src/exposed/Quarantine.tsx',
+  './History': './src/exposed/History.tsx',
+  './Statistics': './src/exposed/Statistics.tsx',
 };
 
 module.exports = (_env, argv) =>

@@ -195,3 +195,29 @@ export function emailDetail(overrides: Partial<QuarantineDetail> = {}): Quaranti
     ...overrides,
   };
 }
+
+/** Any exposed page group mounted as the host does (`<route>/*`), with a fresh QueryClient. */
+export function renderExposed(route: string, element: ReactElement, path = `/${route}`) {
+  initI18n();
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const router = createMemoryRouter(
+    [
+      {
+        path: `${route}/*`,
+        element: (
+          <>
+            <LocationProbe />
+            {element}
+          </>
+        ),
+      },
+    ],
+    { initialEntries: [path] },
+  );
+  const result = render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { ...result, router, queryClient };
+}

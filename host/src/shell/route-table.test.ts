@@ -40,7 +40,7 @@ describe('the one route table (DESIGN §3)', () => {
   });
 
   it('hides the entries of a remote missing from /remotes.json (once it is known)', () => {
-    expect(labels('user', {})).toEqual(['Historique', 'Statistiques', 'Paramètres']);
+    expect(labels('user', {})).toEqual(['Paramètres']);
     expect(labels('user', {}, 'failed')).not.toContain('Tableau de bord');
     expect(labels('user', {}, 'loading')).toContain('Tableau de bord');
   });

@@ -55,7 +55,7 @@ export const ROUTES: readonly RouteEntry[] = [
     href: '/history',
     role: 'user',
     remote: { container: 'remote_mail', module: 'History' },
-    ready: false,
+    ready: true,
     nav: {},
   },
   {
@@ -64,7 +64,7 @@ export const ROUTES: readonly RouteEntry[] = [
     href: '/statistics',
     role: 'user',
     remote: { container: 'remote_mail', module: 'Statistics' },
-    ready: false,
+    ready: true,
     nav: {},
   },
   {

@@ -24,6 +24,13 @@ function renderDashboard() {
   );
 }
 
+const STATS = {
+  range: { from: '2026-11-15', to: '2026-11-21' },
+  days: [{ date: '2026-11-21', quarantined: 6, released: 2, deleted: 0 }],
+  totals: { quarantined: 6, released: 2, deleted: 0 },
+  risk: { low: 1, medium: 2, high: 3, critical: 0 },
+};
+
 beforeAll(() => initI18n());
 beforeEach(() => {
   localStorage.clear();
@@ -52,7 +59,7 @@ describe('remote_mail/Dashboard', () => {
     await waitFor(() => expect(screen.getByTestId('dashboard-count-deleted')).toHaveTextContent('3'));
     paths.length = 0;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Actualiser' }));
-    await waitFor(() => expect(paths.sort()).toEqual(['/api/dashboard/', '/api/users/me/']));
+    await waitFor(() => expect(paths.sort()).toEqual(['/api/dashboard/', '/api/statistics/', '/api/users/me/']));
   });
 
   it('shows a translated error with Retry', async () => {
@@ -60,6 +67,7 @@ describe('remote_mail/Dashboard', () => {
     jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
       const url = input instanceof Request ? input.url : String(input);
       if (url.includes('/users/me/')) return json(200, { id: 'u1' });
+      if (url.includes('/statistics/')) return json(200, STATS);
       return ++n === 1
         ? json(503, { detail: 'down', code: 'unavailable' })
         : json(200, { pending: 5, released: 0, deleted: 0 });
@@ -69,5 +77,23 @@ describe('remote_mail/Dashboard', () => {
     expect(screen.getByText('Erreur du serveur. Réessayez plus tard.')).toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Réessayer' }));
     await waitFor(() => expect(screen.getByTestId('dashboard-count-pending')).toHaveTextContent('5'));
+  });
+
+  it('shows a lazy trend chart of the quarantined e-mail of the last 7 days', async () => {
+    const queries: string[] = [];
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.pathname === '/api/statistics/') {
+        queries.push(url.search);
+        return json(200, STATS);
+      }
+      return json(200, { pending: 1, released: 2, deleted: 3 });
+    });
+    renderDashboard();
+    const chart = await screen.findByTestId('chart-stub');
+    expect(chart).toHaveAttribute('data-chart', 'Area');
+    const props = JSON.parse(chart.getAttribute('data-props')!) as { data: unknown[] };
+    expect(props.data).toEqual([{ date: '2026-11-21', series: 'En quarantaine', value: 6 }]);
+    expect(queries).toEqual(['?days=7']);
   });
 });

@@ -7,9 +7,28 @@ import { errorMessageKey } from '@qc/api-client';
 import type { DashboardCounts } from '@qc/contracts';
 import { PageError, PageHeader, useThemeToken } from '@qc/ui';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStatistics } from '../statistics/statistics.queries';
 import { useDashboardCounts } from './dashboard.queries';
+
+// The charts library is a chunk of its own, shared with the statistics page (DESIGN §2).
+const StatisticsChart = lazy(() => import('../statistics/StatisticsChart'));
+const TREND = { days: '7' } as const;
+
+/** Quarantined e-mail of the last 7 days (hidden while loading or on error: the counts matter more). */
+function Trend() {
+  const { t } = useTranslation('mail');
+  const stats = useStatistics(TREND);
+  if (!Array.isArray(stats.data?.days)) return null;
+  return (
+    <Card size="small" title={t('statistics.trend_title')} style={{ marginTop: 16 }} data-testid="dashboard-trend">
+      <Suspense fallback={<div style={{ height: 160 }} />}>
+        <StatisticsChart type="area" data={stats.data!} quarantinedOnly height={160} />
+      </Suspense>
+    </Card>
+  );
+}
 
 const CARDS: { key: keyof DashboardCounts; icon: ReactNode; color: 'colorWarning' | 'colorSuccess' | 'colorError' }[] =
   [
@@ -78,6 +97,7 @@ export function DashboardPage() {
           ))}
         </Row>
       )}
+      <Trend />
     </section>
   );
 }

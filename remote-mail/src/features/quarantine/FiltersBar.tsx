@@ -38,7 +38,17 @@ function useDraft(value: string, commit: (v: string) => void) {
   return [draft, setDraft, flush] as const;
 }
 
-function Field({ id, label, children, width }: { id: string; label: string; children: ReactNode; width: number }) {
+export function Field({
+  id,
+  label,
+  children,
+  width,
+}: {
+  id: string;
+  label: string;
+  children: ReactNode;
+  width: number;
+}) {
   return (
     <Flex vertical gap={4} style={{ width, maxWidth: '100%' }}>
       <label htmlFor={id} style={{ fontSize: 12 }}>
@@ -49,7 +59,7 @@ function Field({ id, label, children, width }: { id: string; label: string; chil
   );
 }
 
-function TextFilter({
+export function TextFilter({
   id,
   label,
   value,

@@ -60,7 +60,7 @@ describe('quarantine list (mail)', () => {
     expect(second).toHaveTextContent('3 Mo');
     expect(lastQuery(calls)).toEqual({ status: 'pending', page_size: '50' });
     expect(listCalls(calls)[0]!.authorization).toBeNull(); // no session in this test: the header follows the token
-  });
+  }, 20_000);
 
   it('asks for the page size of the user preference, and the size changer puts another in the URL', async () => {
     usePreferences.setState({ preferences: { ...DEFAULT_PREFERENCES, defaultPageSize: 20 } });
@@ -241,7 +241,7 @@ describe('quarantine list (mail)', () => {
     expect(screen.getByText('Erreur du serveur. Réessayez plus tard.')).toBeInTheDocument();
     await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Réessayer' }));
     await waitFor(() => expect(rows()).toHaveLength(1));
-  });
+  }, 20_000);
 
   it('is in English when the language is English', async () => {
     mockApi(() => jsonResponse(500, { detail: 'boom', code: 'internal_error' }));

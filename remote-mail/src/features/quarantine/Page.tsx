@@ -1,4 +1,4 @@
-import { LeftOutlined, ReloadOutlined, RightOutlined, VerticalRightOutlined } from '@ant-design/icons';
+import { ReloadOutlined } from '@ant-design/icons';
 import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Select from 'antd/es/select';
@@ -8,9 +8,11 @@ import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
 import { PageEmpty, PageError, PageHeader, useThemeToken } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
-import { useMemo, useState, type HTMLAttributes, type KeyboardEvent, type MouseEvent } from 'react';
+import { useMemo, useState, type Key, type HTMLAttributes, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
+import { BulkActions } from './BulkActions';
 import { FiltersBar } from './FiltersBar';
 import { patchFilters, readFilters, toListQuery, writeFilters, type QuarantineFilters } from './quarantine.filters';
 import {
@@ -24,19 +26,9 @@ import {
   STATUS_COLORS,
 } from './quarantine.format';
 import { useQuarantineList } from './quarantine.queries';
-import { LIMITS, PAGE_SIZES, type QuarantineItem } from './quarantine.types';
+import { HELD, LIMITS, PAGE_SIZES, type QuarantineItem } from './quarantine.types';
 
 const MAX_PAGE_SIZE = LIMITS.maxPageSize;
-
-/** History state of a list entry: the cursors of the pages before it (keyset: no page numbers). */
-interface PagerState {
-  cursors: string[];
-}
-
-function readPagerState(state: unknown): string[] {
-  const cursors = (state as Partial<PagerState> | null)?.cursors;
-  return Array.isArray(cursors) && cursors.every((c) => typeof c === 'string') ? cursors : [];
-}
 
 /** Opened from the list: the detail's "Back" returns to this very page (filters, cursor, stack). */
 export interface DetailLinkState {
@@ -49,7 +41,6 @@ export function QuarantinePage() {
   const lang = i18n.resolvedLanguage ?? 'fr';
   const token = useThemeToken();
   const navigate = useNavigate();
-  const location = useLocation();
   const [params] = useSearchParams();
   const filters = useMemo(() => readFilters(params), [params]);
   const preferred = usePreferences((s) => s.preferences.defaultPageSize);
@@ -58,7 +49,7 @@ export function QuarantinePage() {
   const [now] = useState(() => new Date());
   const query = useMemo(() => toListQuery(filters, pageSize, now), [filters, pageSize, now]);
   const list = useQuarantineList(query);
-  const cursors = readPagerState(location.state);
+  const [selected, setSelected] = useState<Key[]>([]);
 
   const show = (next: QuarantineFilters, state: PagerState = { cursors: [] }) => {
     const search = writeFilters(next).toString();
@@ -66,20 +57,19 @@ export function QuarantinePage() {
   };
   const change = (patch: Partial<QuarantineFilters>) => show(patchFilters(filters, patch));
   const nextCursor = list.data && !list.isPlaceholderData ? list.data.next_cursor : null;
-  const goNext = () =>
-    nextCursor && show({ ...filters, cursor: nextCursor }, { cursors: [...cursors, filters.cursor ?? ''] });
-  const goPrevious = () => {
-    const previous = cursors.slice(0, -1);
-    show({ ...filters, cursor: cursors.at(-1) || null }, { cursors: previous });
-  };
-  const goFirst = () => show({ ...filters, cursor: null });
+  const pager = useKeysetPager(filters.cursor, nextCursor, (cursor, state) => show({ ...filters, cursor }, state));
+  // The selection belongs to the page shown: it is dropped when the page or the filters change.
+  const [selectionOf, setSelectionOf] = useState(query);
+  if (selectionOf !== query) {
+    setSelectionOf(query);
+    setSelected([]);
+  }
   const open = (item: QuarantineItem) =>
     navigate(encodeURIComponent(item.id), { state: { fromList: true } satisfies DetailLinkState });
 
   const sizes = [...new Set<number>([...PAGE_SIZES, preferred])]
     .filter((n) => n <= MAX_PAGE_SIZE)
     .sort((a, b) => a - b);
-  const page = filters.cursor ? (cursors.length ? cursors.length + 1 : null) : 1;
 
   const columns: ColumnsType<QuarantineItem> = [
     {
@@ -186,7 +176,8 @@ export function QuarantinePage() {
       'data-testid': 'quarantine-row',
       style: { cursor: 'pointer' },
       onClick: (e: MouseEvent<HTMLElement>) => {
-        if ((e.target as HTMLElement).closest('a')) return; // the subject link navigates itself
+        // The subject link navigates itself; the selection checkbox only selects.
+        if ((e.target as HTMLElement).closest('a, .ant-table-selection-column')) return;
         open(item);
       },
       onKeyDown: (e: KeyboardEvent<HTMLElement>) => {
@@ -203,13 +194,16 @@ export function QuarantinePage() {
         title={<span id="quarantine-title">{t('quarantine.title')}</span>}
         description={t('quarantine.description')}
         extra={
-          <Button
-            icon={<ReloadOutlined spin={list.isFetching} />}
-            onClick={() => void list.refetch()}
-            data-testid="quarantine-reload"
-          >
-            {t('quarantine.reload')}
-          </Button>
+          <Flex gap={8} wrap>
+            <BulkActions ids={selected.map(String)} onDone={() => setSelected([])} />
+            <Button
+              icon={<ReloadOutlined spin={list.isFetching} />}
+              onClick={() => void list.refetch()}
+              data-testid="quarantine-reload"
+            >
+              {t('quarantine.reload')}
+            </Button>
+          </Flex>
         }
       />
       <FiltersBar filters={filters} onChange={change} />
@@ -231,6 +225,14 @@ export function QuarantinePage() {
             size="middle"
             scroll={{ x: 'max-content' }}
             onRow={rowProps}
+            rowSelection={{
+              selectedRowKeys: selected,
+              onChange: setSelected,
+              getCheckboxProps: (item) => ({
+                disabled: !HELD.includes(item.status),
+                'aria-label': t('quarantine.bulk.select_row', { subject: item.subject ?? item.id }),
+              }),
+            }}
             aria-label={t('quarantine.table_label')}
             locale={{ emptyText: list.isPending ? ' ' : <PageEmpty description={t('quarantine.empty')} /> }}
             data-testid="quarantine-table"
@@ -255,33 +257,7 @@ export function QuarantinePage() {
                 data-testid="quarantine-page-size"
               />
             </Flex>
-            <Flex align="center" gap={8}>
-              {page !== null ? (
-                <Typography.Text type="secondary" data-testid="quarantine-page-number">
-                  {t('quarantine.pager.page', { page })}
-                </Typography.Text>
-              ) : null}
-              <Button
-                icon={<VerticalRightOutlined />}
-                aria-label={t('quarantine.pager.first')}
-                title={t('quarantine.pager.first')}
-                disabled={!filters.cursor}
-                onClick={goFirst}
-                data-testid="quarantine-first"
-              />
-              <Button
-                icon={<LeftOutlined />}
-                disabled={!filters.cursor}
-                onClick={goPrevious}
-                data-testid="quarantine-prev"
-              >
-                {t('quarantine.pager.previous')}
-              </Button>
-              <Button disabled={!nextCursor} onClick={goNext} data-testid="quarantine-next">
-                {t('quarantine.pager.next')}
-                <RightOutlined />
-              </Button>
-            </Flex>
+            <KeysetPagerButtons pager={pager} testPrefix="quarantine" />
           </Flex>
         </>
       )}

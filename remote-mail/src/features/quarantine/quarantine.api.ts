@@ -1,5 +1,12 @@
 import { api, fetchBlob } from '@qc/api-client';
-import type { ListQueryParams, QuarantineDetail, QuarantineList, ReleaseResponse } from './quarantine.types';
+import type {
+  BulkAction,
+  BulkResponse,
+  ListQueryParams,
+  QuarantineDetail,
+  QuarantineList,
+  ReleaseResponse,
+} from './quarantine.types';
 
 /**
  * Calls of the quarantine endpoints (DESIGN §4) through the app's api client: Bearer header,
@@ -55,4 +62,9 @@ export function releaseEmail(id: string, confirmResend = false): Promise<Release
 /** DELETE /api/quarantine/{id}/ → 204. */
 export async function deleteEmail(id: string): Promise<void> {
   await api.delete(emailPath(id));
+}
+
+/** POST /api/quarantine/bulk/: the same action on each id; one result per id. */
+export function bulkAction(ids: string[], action: BulkAction): Promise<BulkResponse> {
+  return api.post('quarantine/bulk/', { json: { ids, action } }).json<BulkResponse>();
 }

@@ -1,6 +1,7 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { listQuarantine } from './quarantine.api';
-import type { ListQueryParams } from './quarantine.types';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { dashboardKeys } from '../dashboard/dashboard.queries';
+import { bulkAction, listQuarantine } from './quarantine.api';
+import type { BulkAction, ListQueryParams } from './quarantine.types';
 
 /** Query keys of the quarantine (list pages and details share the 'quarantine' root). */
 export const quarantineKeys = {
@@ -17,5 +18,19 @@ export function useQuarantineList(query: ListQueryParams) {
     queryKey: quarantineKeys.list(query),
     queryFn: ({ signal }) => listQuarantine(query, signal),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** POST /api/quarantine/bulk/; afterwards the lists, details, dashboard counts and statistics refresh. */
+export function useBulkAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ ids, action }: { ids: string[]; action: BulkAction }) => bulkAction(ids, action),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: quarantineKeys.all }),
+        queryClient.invalidateQueries({ queryKey: dashboardKeys.counts }),
+        queryClient.invalidateQueries({ queryKey: ['statistics'] }),
+      ]),
   });
 }

@@ -4,6 +4,9 @@
  * against the contract types at compile time.
  */
 import type {
+  BulkAction,
+  BulkItemResult,
+  BulkResponse,
   DeliveryAttempt,
   MailAction,
   MailAttachment,
@@ -20,6 +23,9 @@ import type {
 } from '@qc/contracts';
 
 export type {
+  BulkAction,
+  BulkItemResult,
+  BulkResponse,
   DeliveryAttempt,
   MailAction,
   MailAttachment,

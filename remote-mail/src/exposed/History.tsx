@@ -1,0 +1,11 @@
+import { HistoryPage } from '../features/history/Page';
+import { RemoteRoot } from './RemoteRoot';
+
+/** remote_mail/History: the host mounts it at `history/*`. */
+export default function ExposedHistory() {
+  return (
+    <RemoteRoot>
+      <HistoryPage />
+    </RemoteRoot>
+  );
+}

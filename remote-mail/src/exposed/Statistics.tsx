@@ -1,0 +1,11 @@
+import { StatisticsPage } from '../features/statistics/Page';
+import { RemoteRoot } from './RemoteRoot';
+
+/** remote_mail/Statistics: the host mounts it at `statistics/*`. */
+export default function ExposedStatistics() {
+  return (
+    <RemoteRoot>
+      <StatisticsPage />
+    </RemoteRoot>
+  );
+}

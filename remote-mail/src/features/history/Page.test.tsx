@@ -1,0 +1,102 @@
+import { presetRange, toIsoWithOffset } from '@qc/ui';
+import { DEFAULT_PREFERENCES, usePreferences } from '@qc/ui-state';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { HistoryEntry } from '@qc/contracts';
+import ExposedHistory from '../../exposed/History';
+import { currentLocation, jsonResponse, mockApi, pickOption, renderExposed, type ApiCall } from '../../test-utils';
+
+const historyCalls = (calls: ApiCall[]) => calls.filter((c) => c.path === '/api/history/');
+const lastQuery = (calls: ApiCall[]) => Object.fromEntries(historyCalls(calls).at(-1)!.query);
+const rows = () => screen.queryAllByTestId('history-row');
+
+function entry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
+  return {
+    id: 'h1',
+    date: '2026-11-20T09:30:00+01:00',
+    user: { id: 'u1', email: 'jane@example.com', role: 'user' },
+    action: 'release',
+    email_id: 'm42',
+    ip_address: '192.0.2.10',
+    result: 'success',
+    code: null,
+    ...overrides,
+  };
+}
+
+beforeEach(() => {
+  jest.restoreAllMocks();
+  usePreferences.setState({ preferences: { ...DEFAULT_PREFERENCES } });
+});
+
+describe('history page', () => {
+  it('renders the audit rows with an e-mail link, and the filters go to the URL and the query', async () => {
+    const { calls } = mockApi(() =>
+      jsonResponse(200, {
+        results: [
+          entry(),
+          entry({ id: 'h2', action: 'delete', email_id: 'm7', result: 'failure', code: 'email_not_found' }),
+        ],
+        next_cursor: null,
+      }),
+    );
+    renderExposed('history', <ExposedHistory />, '/history?action=release');
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(lastQuery(calls)).toEqual({ action: 'release', page_size: '50' });
+    const [first, second] = rows() as [HTMLElement, HTMLElement];
+    expect(first).toHaveTextContent('jane@example.com');
+    expect(first).toHaveTextContent('Libération');
+    expect(first).toHaveTextContent('192.0.2.10');
+    expect(first).toHaveTextContent('Succès');
+    expect(within(first).getByRole('link', { name: 'm42' })).toHaveAttribute('href', '/mail/m42');
+    expect(second).toHaveTextContent('Suppression');
+    expect(second).toHaveTextContent('Échec');
+
+    const user = userEvent.setup({ delay: null });
+    await pickOption(user, 'Action', 'Téléchargement');
+    await waitFor(() => expect(lastQuery(calls).action).toBe('download'));
+    await user.type(screen.getByLabelText('Utilisateur (e-mail)'), 'bob@example.com{Enter}');
+    await waitFor(() => expect(lastQuery(calls).user).toBe('bob@example.com'));
+    await pickOption(user, 'Date', 'Les 7 derniers jours');
+    await waitFor(() => expect(lastQuery(calls).date_from).toBeDefined());
+    const range = presetRange('last_7_days', new Date());
+    expect(lastQuery(calls)).toEqual({
+      action: 'download',
+      user: 'bob@example.com',
+      date_from: toIsoWithOffset(range.from),
+      date_to: toIsoWithOffset(range.to),
+      page_size: '50',
+    });
+    expect(currentLocation()).toBe('/history?action=download&user=bob%40example.com&period=last_7_days');
+  }, 60_000);
+
+  it('pages with the keyset cursor: Next sends it, Previous goes back', async () => {
+    const { calls } = mockApi((call) =>
+      jsonResponse(200, {
+        results: [entry({ id: call.query.get('cursor') ? 'h9' : 'h1' })],
+        next_cursor: call.query.get('cursor') ? null : 'c2',
+      }),
+    );
+    renderExposed('history', <ExposedHistory />);
+    await waitFor(() => expect(screen.getByTestId('history-next')).toBeEnabled());
+    expect(screen.getByTestId('history-prev')).toBeDisabled();
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByTestId('history-next'));
+    await waitFor(() => expect(lastQuery(calls).cursor).toBe('c2'));
+    expect(currentLocation()).toBe('/history?cursor=c2');
+    await waitFor(() => expect(screen.getByTestId('history-page-number')).toHaveTextContent('Page 2'));
+    await user.click(screen.getByTestId('history-prev'));
+    await waitFor(() => expect(currentLocation()).toBe('/history'));
+  }, 60_000);
+
+  it('shows the empty and the error states', async () => {
+    mockApi(() => jsonResponse(200, { results: [], next_cursor: null }));
+    const view = renderExposed('history', <ExposedHistory />);
+    expect(await screen.findByText('Aucune entrée de l’historique ne correspond à ces filtres.')).toBeInTheDocument();
+    view.unmount();
+    jest.restoreAllMocks();
+    mockApi(() => jsonResponse(500, { error: { code: 'internal', message: 'boom' } }));
+    renderExposed('history', <ExposedHistory />);
+    expect(await screen.findByText('Erreur lors du chargement de l’historique')).toBeInTheDocument();
+  }, 60_000);
+});

@@ -1,0 +1,202 @@
+import { ReloadOutlined, UndoOutlined } from '@ant-design/icons';
+import Button from 'antd/es/button';
+import Flex from 'antd/es/flex';
+import Select from 'antd/es/select';
+import Table, { type ColumnsType } from 'antd/es/table';
+import Tag from 'antd/es/tag';
+import { errorMessageKey } from '@qc/api-client';
+import type { HistoryEntry } from '@qc/contracts';
+import { DATE_PRESETS, PageEmpty, PageError, PageHeader, type DatePreset } from '@qc/ui';
+import { usePreferences } from '@qc/ui-state';
+import { useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
+import { Field, TextFilter } from '../quarantine/FiltersBar';
+import { formatDateTime } from '../quarantine/quarantine.format';
+import { LIMITS } from '../quarantine/quarantine.types';
+import {
+  DEFAULT_HISTORY_FILTERS,
+  HISTORY_ACTIONS,
+  readHistoryFilters,
+  toHistoryQuery,
+  writeHistoryFilters,
+  type HistoryFilters,
+} from './history.filters';
+import { useHistoryList } from './history.queries';
+
+const ACTION_COLORS: Record<HistoryEntry['action'], string> = { download: 'blue', release: 'green', delete: 'red' };
+
+/** Spec §3 `history`: the audit trail of downloads, releases and deletions. Filters and cursor live in the URL. */
+export function HistoryPage() {
+  const { t, i18n } = useTranslation('mail');
+  const lang = i18n.resolvedLanguage ?? 'fr';
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const filters = useMemo(() => readHistoryFilters(params), [params]);
+  const pageSize = Math.min(
+    usePreferences((s) => s.preferences.defaultPageSize),
+    LIMITS.maxPageSize,
+  );
+  const [now] = useState(() => new Date());
+  const query = useMemo(() => toHistoryQuery(filters, pageSize, now), [filters, pageSize, now]);
+  const list = useHistoryList(query);
+  const base = useId();
+
+  const show = (next: HistoryFilters, state: PagerState = { cursors: [] }) => {
+    const search = writeHistoryFilters(next).toString();
+    navigate({ search: search ? `?${search}` : '' }, { state });
+  };
+  const change = (patch: Partial<HistoryFilters>) => show({ ...filters, ...patch, cursor: null });
+  const nextCursor = list.data && !list.isPlaceholderData ? list.data.next_cursor : null;
+  const pager = useKeysetPager(filters.cursor, nextCursor, (cursor, state) => show({ ...filters, cursor }, state));
+  const changed = filters.action !== '' || filters.user !== '' || filters.period !== '';
+
+  const columns: ColumnsType<HistoryEntry> = [
+    {
+      key: 'date',
+      title: t('history.columns.date'),
+      dataIndex: 'date',
+      width: 150,
+      render: (v: string) => <time dateTime={v}>{formatDateTime(v, lang)}</time>,
+    },
+    {
+      key: 'user',
+      title: t('history.columns.user'),
+      dataIndex: ['user', 'email'],
+      ellipsis: true,
+      render: (v: string) => <span title={v}>{v}</span>,
+    },
+    {
+      key: 'action',
+      title: t('history.columns.action'),
+      dataIndex: 'action',
+      width: 150,
+      render: (v: HistoryEntry['action']) => (
+        <Tag color={ACTION_COLORS[v] ?? 'default'}>{t(`history.actions.${v}`, { defaultValue: v })}</Tag>
+      ),
+    },
+    {
+      key: 'email',
+      title: t('history.columns.email'),
+      dataIndex: 'email_id',
+      ellipsis: true,
+      render: (v: string) => (
+        <Link to={`/mail/${encodeURIComponent(v)}`} data-testid="history-email-link">
+          {v}
+        </Link>
+      ),
+    },
+    {
+      key: 'ip',
+      title: t('history.columns.ip'),
+      dataIndex: 'ip_address',
+      width: 150,
+      render: (v: string | null) => v ?? t('none'),
+    },
+    {
+      key: 'result',
+      title: t('history.columns.result'),
+      dataIndex: 'result',
+      width: 130,
+      render: (v: HistoryEntry['result'], entry) => (
+        <Tag color={v === 'success' ? 'success' : 'error'} title={entry.code ?? undefined}>
+          {t(`history.results.${v}`, { defaultValue: v })}
+        </Tag>
+      ),
+    },
+  ];
+
+  return (
+    <section aria-labelledby="history-title" data-testid="history-page">
+      <PageHeader
+        title={<span id="history-title">{t('history.title')}</span>}
+        description={t('history.description')}
+        extra={
+          <Button
+            icon={<ReloadOutlined spin={list.isFetching} />}
+            onClick={() => void list.refetch()}
+            data-testid="history-reload"
+          >
+            {t('history.reload')}
+          </Button>
+        }
+      />
+      <Flex
+        wrap
+        gap={12}
+        align="flex-end"
+        role="search"
+        aria-label={t('history.filters.label')}
+        style={{ marginBottom: 16 }}
+        data-testid="history-filters"
+      >
+        <Field id={`${base}-action`} label={t('history.filters.action')} width={190}>
+          <Select<HistoryEntry['action']>
+            id={`${base}-action`}
+            value={filters.action || undefined}
+            placeholder={t('history.filters.any_action')}
+            allowClear
+            onChange={(action) => change({ action: action ?? '' })}
+            options={HISTORY_ACTIONS.map((a) => ({ value: a, label: t(`history.actions.${a}`) }))}
+            data-testid="history-filter-action"
+          />
+        </Field>
+        <TextFilter
+          id={`${base}-user`}
+          label={t('history.filters.user')}
+          value={filters.user}
+          onCommit={(user) => change({ user })}
+          width={260}
+          testId="history-filter-user"
+        />
+        <Field id={`${base}-period`} label={t('history.filters.period')} width={200}>
+          <Select<DatePreset>
+            id={`${base}-period`}
+            value={filters.period || undefined}
+            placeholder={t('history.filters.any_date')}
+            allowClear
+            onChange={(period) => change({ period: period ?? '' })}
+            options={DATE_PRESETS.map((p) => ({ value: p, label: t(`quarantine.periods.${p}`) }))}
+            data-testid="history-filter-period"
+          />
+        </Field>
+        {changed ? (
+          <Button
+            icon={<UndoOutlined />}
+            onClick={() => show({ ...DEFAULT_HISTORY_FILTERS })}
+            data-testid="history-filters-reset"
+          >
+            {t('history.filters.reset')}
+          </Button>
+        ) : null}
+      </Flex>
+      {list.isError ? (
+        <PageError
+          title={t('history.error_title')}
+          description={t(errorMessageKey(list.error), { ns: 'common' })}
+          onRetry={() => void list.refetch()}
+        />
+      ) : (
+        <>
+          <Table<HistoryEntry>
+            rowKey="id"
+            columns={columns}
+            dataSource={list.data?.results ?? []}
+            loading={list.isFetching}
+            pagination={false}
+            size="middle"
+            scroll={{ x: 'max-content' }}
+            onRow={() => ({ 'data-testid': 'history-row' }) as object}
+            aria-label={t('history.table_label')}
+            locale={{ emptyText: list.isPending ? ' ' : <PageEmpty description={t('history.empty')} /> }}
+            data-testid="history-table"
+          />
+          <Flex justify="flex-end" style={{ marginTop: 16 }} role="navigation" aria-label={t('history.pager_label')}>
+            <KeysetPagerButtons pager={pager} testPrefix="history" />
+          </Flex>
+        </>
+      )}
+    </section>
+  );
+}

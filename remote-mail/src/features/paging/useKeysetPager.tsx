@@ -1,0 +1,76 @@
+import { LeftOutlined, RightOutlined, VerticalRightOutlined } from '@ant-design/icons';
+import Button from 'antd/es/button';
+import Flex from 'antd/es/flex';
+import Typography from 'antd/es/typography';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router-dom';
+
+/** History state of a list entry: the cursors of the pages before it (keyset: no page numbers). */
+export interface PagerState {
+  cursors: string[];
+}
+
+function readPagerState(state: unknown): string[] {
+  const cursors = (state as Partial<PagerState> | null)?.cursors;
+  return Array.isArray(cursors) && cursors.every((c) => typeof c === 'string') ? cursors : [];
+}
+
+/**
+ * Keyset paging of a list whose cursor lives in the URL: the cursors of the pages before live in the
+ * history entry's state, so Back/Forward and Previous agree. `show` navigates to a cursor with a state.
+ */
+export function useKeysetPager(
+  cursor: string | null,
+  nextCursor: string | null,
+  show: (cursor: string | null, state: PagerState) => void,
+) {
+  const location = useLocation();
+  const cursors = readPagerState(location.state);
+  return {
+    /** 1-based page number, or null when opened on a later page from a link (unknown). */
+    page: cursor ? (cursors.length ? cursors.length + 1 : null) : 1,
+    hasPrevious: Boolean(cursor),
+    hasNext: Boolean(nextCursor),
+    goNext: () => {
+      if (nextCursor) show(nextCursor, { cursors: [...cursors, cursor ?? ''] });
+    },
+    goPrevious: () => show(cursors.at(-1) || null, { cursors: cursors.slice(0, -1) }),
+    goFirst: () => show(null, { cursors: [] }),
+  };
+}
+
+export type KeysetPager = ReturnType<typeof useKeysetPager>;
+
+/** Page number, First, Previous and Next buttons of a keyset pager; test ids `<testPrefix>-first|prev|next|page-number`. */
+export function KeysetPagerButtons({ pager, testPrefix }: { pager: KeysetPager; testPrefix: string }) {
+  const { t } = useTranslation('mail');
+  return (
+    <Flex align="center" gap={8}>
+      {pager.page !== null ? (
+        <Typography.Text type="secondary" data-testid={`${testPrefix}-page-number`}>
+          {t('quarantine.pager.page', { page: pager.page })}
+        </Typography.Text>
+      ) : null}
+      <Button
+        icon={<VerticalRightOutlined />}
+        aria-label={t('quarantine.pager.first')}
+        title={t('quarantine.pager.first')}
+        disabled={!pager.hasPrevious}
+        onClick={pager.goFirst}
+        data-testid={`${testPrefix}-first`}
+      />
+      <Button
+        icon={<LeftOutlined />}
+        disabled={!pager.hasPrevious}
+        onClick={pager.goPrevious}
+        data-testid={`${testPrefix}-prev`}
+      >
+        {t('quarantine.pager.previous')}
+      </Button>
+      <Button disabled={!pager.hasNext} onClick={pager.goNext} data-testid={`${testPrefix}-next`}>
+        {t('quarantine.pager.next')}
+        <RightOutlined />
+      </Button>
+    </Flex>
+  );
+}

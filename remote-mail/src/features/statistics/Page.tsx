@@ -1,0 +1,210 @@
+import { CheckCircleOutlined, DeleteOutlined, InboxOutlined, ReloadOutlined } from '@ant-design/icons';
+import Button from 'antd/es/button';
+import Card from 'antd/es/card';
+import Col from 'antd/es/col';
+import Flex from 'antd/es/flex';
+import Input from 'antd/es/input';
+import Row from 'antd/es/row';
+import Select from 'antd/es/select';
+import Typography from 'antd/es/typography';
+import { errorMessageKey } from '@qc/api-client';
+import type { RiskCounts } from '@qc/contracts';
+import { PageEmpty, PageError, PageHeader, PageLoading, toLocalDay, useThemeToken } from '@qc/ui';
+import { lazy, Suspense, useId, useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Field } from '../quarantine/FiltersBar';
+import { RISK_COLORS } from './risk-colors';
+import { useStatistics } from './statistics.queries';
+import {
+  CHART_PERIODS,
+  CHART_TYPES,
+  daysOfRange,
+  PIE_DATAS,
+  RANGES,
+  rangeOf,
+  readView,
+  toStatisticsParams,
+  writeView,
+  type ChartType,
+  type PieData,
+  type StatisticsRange,
+  type StatisticsView,
+} from './statistics.view';
+
+const StatisticsChart = lazy(() => import('./StatisticsChart'));
+const CustomRangePicker = lazy(() => import('../quarantine/CustomRangePicker'));
+
+const TOTALS: {
+  key: 'quarantined' | 'released' | 'deleted';
+  icon: ReactNode;
+  color: 'colorWarning' | 'colorSuccess' | 'colorError';
+}[] = [
+  { key: 'quarantined', icon: <InboxOutlined />, color: 'colorWarning' },
+  { key: 'released', icon: <CheckCircleOutlined />, color: 'colorSuccess' },
+  { key: 'deleted', icon: <DeleteOutlined />, color: 'colorError' },
+];
+const RISK_KEYS = Object.keys(RISK_COLORS) as (keyof RiskCounts)[];
+
+/** Spec §9 `statistics`: counts over a period, a chart of several types and the risk-level breakdown. */
+export function StatisticsPage() {
+  const { t } = useTranslation('mail');
+  const token = useThemeToken();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const view = useMemo(() => readView(params), [params]);
+  const request = useMemo(() => toStatisticsParams(view), [view]);
+  const stats = useStatistics(request);
+  const base = useId();
+  const id = (name: string) => `${base}-${name}`;
+
+  const change = (patch: Partial<StatisticsView>) => {
+    const search = writeView({ ...view, ...patch }).toString();
+    navigate({ search: search ? `?${search}` : '' });
+  };
+  const pickRange = (range: StatisticsRange) => {
+    if (range !== 'custom') return change({ days: daysOfRange(range), from: '', to: '' });
+    const today = toLocalDay(new Date());
+    const first = toLocalDay(new Date(Date.now() - (view.days - 1) * 86_400_000));
+    change({ from: first, to: today });
+  };
+  const data = stats.data;
+  const empty =
+    data !== undefined &&
+    Object.values(data.totals).every((n) => n === 0) &&
+    Object.values(data.risk).every((n) => n === 0);
+
+  return (
+    <section aria-labelledby="statistics-title" data-testid="statistics-page">
+      <PageHeader
+        title={<span id="statistics-title">{t('statistics.title')}</span>}
+        description={t('statistics.description')}
+        extra={
+          <Button
+            icon={<ReloadOutlined spin={stats.isFetching} />}
+            onClick={() => void stats.refetch()}
+            data-testid="statistics-reload"
+          >
+            {t('statistics.reload')}
+          </Button>
+        }
+      />
+      <Flex wrap gap={12} align="flex-end" style={{ marginBottom: 16 }} data-testid="statistics-controls">
+        <Field id={id('range')} label={t('statistics.range')} width={200}>
+          <Select<StatisticsRange>
+            id={id('range')}
+            value={rangeOf(view)}
+            onChange={pickRange}
+            options={RANGES.map((r) => ({ value: r, label: t(`statistics.ranges.${r}`) }))}
+            data-testid="statistics-range"
+          />
+        </Field>
+        {view.from ? (
+          <Field id={id('dates')} label={t('statistics.dates')} width={260}>
+            <Suspense fallback={<Input disabled style={{ width: '100%' }} />}>
+              <CustomRangePicker
+                id={id('dates')}
+                from={view.from}
+                to={view.to}
+                onChange={(from, to) => change({ from, to })}
+              />
+            </Suspense>
+          </Field>
+        ) : null}
+        <Field id={id('period')} label={t('statistics.period')} width={170}>
+          <Select<number>
+            id={id('period')}
+            value={view.from ? undefined : view.days}
+            onChange={(days) => change({ days: days as StatisticsView['days'], from: '', to: '' })}
+            options={CHART_PERIODS.map((n) => ({ value: n, label: t('statistics.period_days', { count: n }) }))}
+            data-testid="statistics-period"
+          />
+        </Field>
+        <Field id={id('type')} label={t('statistics.chart_type')} width={170}>
+          <Select<ChartType>
+            id={id('type')}
+            value={view.type}
+            onChange={(type) => change({ type })}
+            options={CHART_TYPES.map((c) => ({ value: c, label: t(`statistics.chart_types.${c}`) }))}
+            data-testid="statistics-chart-type"
+          />
+        </Field>
+        {view.type === 'pie' || view.type === 'donut' ? (
+          <Field id={id('pie')} label={t('statistics.pie_data')} width={190}>
+            <Select<PieData>
+              id={id('pie')}
+              value={view.pie}
+              onChange={(pie) => change({ pie })}
+              options={PIE_DATAS.map((p) => ({ value: p, label: t(`statistics.pie_datas.${p}`) }))}
+              data-testid="statistics-pie-data"
+            />
+          </Field>
+        ) : null}
+      </Flex>
+      {stats.isError ? (
+        <PageError
+          title={t('statistics.error_title')}
+          description={t(errorMessageKey(stats.error), { ns: 'common' })}
+          onRetry={() => void stats.refetch()}
+        />
+      ) : !data ? (
+        <PageLoading />
+      ) : (
+        <Flex vertical gap={16}>
+          <Typography.Text type="secondary" data-testid="statistics-range-shown">
+            {t('statistics.range_shown', { from: data.range.from, to: data.range.to })}
+          </Typography.Text>
+          <Row gutter={[16, 16]} role="list" aria-label={t('statistics.totals_label')}>
+            {TOTALS.map(({ key, icon, color }) => (
+              <Col xs={24} md={8} key={key} role="listitem">
+                <Card size="small">
+                  <Flex align="center" gap={16}>
+                    <span style={{ fontSize: 24, color: token[color] }} aria-hidden>
+                      {icon}
+                    </span>
+                    <div>
+                      <div id={`${base}-total-${key}`} style={{ color: token.colorTextSecondary }}>
+                        {t(`statistics.series.${key}`)}
+                      </div>
+                      <div
+                        aria-labelledby={`${base}-total-${key}`}
+                        data-testid={`statistics-total-${key}`}
+                        style={{ fontSize: 26, fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}
+                      >
+                        {String(data.totals[key])}
+                      </div>
+                    </div>
+                  </Flex>
+                </Card>
+              </Col>
+            ))}
+          </Row>
+          <Card size="small" title={t('statistics.risk_title')} data-testid="statistics-risk">
+            <Flex wrap gap={24} role="list" aria-label={t('statistics.risk_title')}>
+              {RISK_KEYS.map((k) => (
+                <Flex key={k} align="center" gap={8} role="listitem" data-testid={`statistics-risk-${k}`}>
+                  <span
+                    aria-hidden
+                    data-color={RISK_COLORS[k]}
+                    style={{ width: 12, height: 12, borderRadius: 6, background: RISK_COLORS[k] }}
+                  />
+                  <span>{t(`statistics.risk_levels.${k}`)}</span>
+                  <strong style={{ fontVariantNumeric: 'tabular-nums' }}>{String(data.risk[k])}</strong>
+                </Flex>
+              ))}
+            </Flex>
+          </Card>
+          <Card size="small" data-testid="statistics-chart">
+            {empty ? (
+              <PageEmpty description={t('statistics.empty')} />
+            ) : (
+              <Suspense fallback={<PageLoading label={t('statistics.loading_chart')} />}>
+                <StatisticsChart type={view.type} pie={view.pie} data={data} />
+              </Suspense>
+            )}
+          </Card>
+        </Flex>
+      )}
+    </section>
+  );
+}
