@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, runCli, startApi, type ApiProcess } from './lib/api-process';
+import { startMailHarness, type MailHarness } from './lib/mail-harness';
 import { seedMail } from './lib/seed';
 import { ROOT, saveStack, type Stack } from './lib/stack';
 import { startStaticServer, type StaticServer } from './lib/static-server';
@@ -51,7 +52,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   let api: ApiProcess | undefined;
   let other: StaticServer | undefined;
+  let mail: MailHarness | undefined;
+  let mailStarting: Promise<{ info?: Stack['mail']; error?: string }> | undefined;
   const teardown = async () => {
+    await mailStarting;
+    await mail?.close();
     await api?.stop();
     await other?.close();
     rmSync(tmp, { recursive: true, force: true });
@@ -71,6 +76,17 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     writeFileSync(remotesFile, JSON.stringify(defaultRemotes));
 
     const port = await freePort();
+    // The SMTP sink (releases, clean mail) and a control endpoint for the mail-* specs, which stop
+    // and start this very api (same port and data directory) through it.
+    mail = await startMailHarness(
+      {
+        stop: async () => api?.stop(),
+        start: async () => {
+          api = await startApi(env, apiLog);
+        },
+      },
+      () => port,
+    );
     const users: Stack['users'] = {
       admin: { email: 'admin@example.com', password: 'Admin-e2e-pass-1', role: 'admin' },
       domainAdmin: {
@@ -95,7 +111,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // QC_E2E_STATIC_DIR: try the suite against another host build (debugging only).
       QC_STATIC_DIR: process.env.QC_E2E_STATIC_DIR ?? path.join(ROOT, 'host', 'dist'),
       QC_INGEST_TOKEN: ingestToken,
-      QC_SMTP_URL: 'smtp://127.0.0.1:9', // nothing listens: no spec releases mail
+      QC_SMTP_URL: `smtp://127.0.0.1:${mail.sinkPort}`, // the e2e sink (lib/mail-harness.ts)
       QC_LOG_LEVEL: 'warn',
       // Generous sign-in limits: every spec signs in, and all of them come from 127.0.0.1.
       QC_LOGIN_RATE_ACCOUNT_MAX: '1000',
@@ -105,6 +121,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       QC_ARGON2_MEMORY_KIB: '1024',
       QC_ARGON2_TIME_COST: '1',
     };
+    // The real Haraka + Rspamd + Redis (about 1-2 s), started while the api starts: clean mail goes
+    // to the sink, spam to this api's ingest. A failure fails the mail-* specs, not the run.
+    const mailLog = path.join(resultsDir, 'e2e-mailstack.log');
+    rmSync(mailLog, { force: true });
+    mailStarting = mail.startStack({ apiUrl: `http://127.0.0.1:${port}`, ingestToken, logFile: mailLog }).then(
+      (info) => ({ info }),
+      (e: Error) => ({ error: e.message }),
+    );
     api = await startApi(env, apiLog);
 
     for (const u of [users.domainAdmin, users.user]) {
@@ -145,6 +169,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       seedVia,
       seedError,
       apiLog,
+      cliEnv: env,
+      mail: (await mailStarting).info,
+      mailError: (await mailStarting).error,
     };
     saveStack(path.join(tmp, 'stack.json'), stack);
     return teardown;

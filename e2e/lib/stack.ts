@@ -31,6 +31,37 @@ export interface Stack {
   /** Why seeding the quarantined mail failed, if it did. */
   seedError?: string;
   apiLog: string;
+  /** The api's environment: the user CLI run by a spec (lib/users.ts) needs the same one. */
+  cliEnv: Record<string, string>;
+  /** The real mail stack and the SMTP sink (lib/mail-harness.ts); unset when it could not start. */
+  mail?: MailInfo;
+  /** Why the mail stack could not start (the mail-* specs fail with it, the others run). */
+  mailError?: string;
+}
+
+/** What lib/mail-harness.ts started for the run, as the specs reach it (lib/mail.ts). */
+export interface MailInfo {
+  /** Haraka's SMTP port on 127.0.0.1 (Rspamd + the qconsole plugin behind it). */
+  smtpPort: number;
+  /** The SMTP sink: the api's QC_SMTP_URL (releases) and Haraka's next hop (clean mail). */
+  sinkPort: number;
+  /** Control endpoint: GET /sink/messages, PUT /sink/mode, POST /api/stop, POST /api/start. */
+  controlUrl: string;
+  /** The api's QC_INGEST_TOKEN (Haraka's too). */
+  ingestToken: string;
+  /** The daemons' output (Redis, Rspamd, Haraka). */
+  log: string;
+  startedInMs: number;
+}
+
+export type SinkMode = 'accept' | 'refuse';
+
+/** A message the sink took (GET /sink/messages): `raw` is base64 of the exact bytes. */
+export interface SinkMessageJson {
+  n: number;
+  receivedAt: string;
+  envelope: { mailFrom: string; rcptTo: string[] };
+  raw: string;
 }
 
 export const ROOT = path.resolve(__dirname, '..', '..');

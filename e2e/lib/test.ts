@@ -66,6 +66,30 @@ export async function signInUi(page: Page, user: Pick<SeedUser, 'email' | 'passw
   await form.submit.click();
 }
 
+/** Logs out through the profile menu (spec §4) and waits for /login. */
+export async function signOutUi(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Menu du profil' }).click();
+  const logout = page.waitForResponse((r) => r.url().endsWith('/api/auth/logout/'));
+  await page.getByRole('menuitem', { name: 'Se déconnecter' }).click();
+  expect((await logout).status(), 'POST /api/auth/logout/').toBe(204);
+  await expect(page).toHaveURL(/\/login$/);
+}
+
+/** The [access, refresh] pair the console keeps in localStorage (spec §3). */
+export function storedTokens(page: Page): Promise<(string | null)[]> {
+  return page.evaluate(() => [localStorage.getItem('accessToken'), localStorage.getItem('refreshToken')]);
+}
+
+/**
+ * The answer of the page's next `method path` call that is not a 401: access tokens live a few
+ * seconds in this run, so a call may first get a 401 and be sent again after the silent refresh.
+ */
+export function apiAnswer(page: Page, path: string, method = 'POST') {
+  return page.waitForResponse(
+    (r) => new URL(r.url()).pathname === path && r.request().method() === method && r.status() !== 401,
+  );
+}
+
 /** A notice of the host's single stack (antd notification, bottom-left; spec §8). */
 export function notice(page: Page, text: string | RegExp) {
   return page.locator('.ant-notification-bottomLeft').getByTestId('notice').filter({ hasText: text });

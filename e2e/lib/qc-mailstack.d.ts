@@ -1,0 +1,25 @@
+// Types of what the e2e harness uses from @qc/mailstack (CommonJS, no types of its own; see
+// mailstack/README.md "From code").
+declare module '@qc/mailstack' {
+  export interface MailStack {
+    smtpHost: string;
+    smtpPort: number;
+    apiUrl: string;
+    runDir: string;
+    logs: { redis: string; rspamd: string; haraka: string };
+    pids: Record<string, number>;
+    startedInMs: number;
+    stop(): Promise<void>;
+  }
+  export function startMailStack(opts: {
+    apiUrl: string;
+    ingestToken: string;
+    nextHop: string;
+    smtpPort?: number;
+    domains?: string[];
+    onLog?: (name: string, line: string) => void;
+    readyTimeoutMs?: number;
+  }): Promise<MailStack>;
+  /** The GTUBE test string: Rspamd answers `reject` to a message carrying it. */
+  export const GTUBE: string;
+}
