@@ -15,13 +15,14 @@ import {
   STATUS_COLORS,
 } from '../quarantine/quarantine.format';
 import type { QuarantineDetail, QuarantineStatus } from '../quarantine/quarantine.types';
+import { revealBidi } from './bidi';
 
 /** Every e-mail field of spec §3, rendered as text (DESIGN §7: headers are attacker-controlled). */
 export function EmailFields({ email }: { email: QuarantineDetail }) {
   const { t, i18n } = useTranslation('mail');
   const lang = i18n.resolvedLanguage ?? 'fr';
   const none = t('none');
-  const text = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? none : v);
+  const text = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? none : revealBidi(v));
   const code = (v: string | null | undefined) => (v ? <Typography.Text code>{v}</Typography.Text> : none);
   const date = (v: string | null) => (v ? <time dateTime={v}>{formatDateTime(v, lang, 'medium')}</time> : none);
   const status = (s: QuarantineStatus) => (
@@ -63,7 +64,12 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
         </Flex>
       ),
     },
-    { key: 'subject', label: t('email.fields.subject'), children: email.subject ?? t('no_subject'), span: 'filled' },
+    {
+      key: 'subject',
+      label: t('email.fields.subject'),
+      children: email.subject !== null ? revealBidi(email.subject) : t('no_subject'),
+      span: 'filled',
+    },
     { key: 'score', label: t('email.fields.score'), children: score },
     {
       key: 'required_score',

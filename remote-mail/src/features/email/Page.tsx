@@ -130,7 +130,7 @@ function EmailView({ email }: { email: QuarantineDetail }) {
       <PageHeader
         title={
           <span id="email-title" style={{ wordBreak: 'break-word' }}>
-            {email.subject ?? t('no_subject')}
+            {email.subject !== null ? revealBidi(email.subject) : t('no_subject')}
           </span>
         }
         description={t('email.from', { sender: email.sender })}

@@ -48,12 +48,9 @@ export interface SafeHtml {
 // Text helpers (also used by the detail page for the URL list and attachment names)
 // ---------------------------------------------------------------------------------------------
 
-/** Invisible direction/zero-width controls (e.g. U+202E "gnp.exe") shown as a visible marker. */
-const BIDI_CONTROLS = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+import { revealBidi } from './bidi';
 
-export function revealBidi(s: string): string {
-  return s.replace(BIDI_CONTROLS, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
-}
+export { revealBidi };
 
 /** hxxp://evil[.]example[.]com/path: a URL that can be read but neither clicked nor auto-linked. */
 export function defangUrl(raw: string): string {

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
 import { BulkActions } from './BulkActions';
+import { revealBidi } from '../email/bidi';
 import { FiltersBar } from './FiltersBar';
 import { patchFilters, readFilters, toListQuery, writeFilters, type QuarantineFilters } from './quarantine.filters';
 import {
@@ -84,7 +85,7 @@ export function QuarantinePage() {
       title: t('quarantine.columns.sender'),
       dataIndex: 'sender',
       ellipsis: true,
-      render: (v: string) => <span title={v}>{v}</span>,
+      render: (v: string) => <span title={revealBidi(v)}>{revealBidi(v)}</span>,
     },
     {
       key: 'recipients',
@@ -110,8 +111,15 @@ export function QuarantinePage() {
       ellipsis: true,
       render: (v: string | null, item) => (
         // Not a tab stop (the row is): kept as a link for middle-click / open in a new tab.
-        <Link to={encodeURIComponent(item.id)} state={{ fromList: true }} tabIndex={-1} title={v ?? undefined}>
-          {v ?? (
+        <Link
+          to={encodeURIComponent(item.id)}
+          state={{ fromList: true }}
+          tabIndex={-1}
+          title={v === null ? undefined : revealBidi(v)}
+        >
+          {v !== null ? (
+            revealBidi(v)
+          ) : (
             <Typography.Text type="secondary" italic>
               {t('no_subject')}
             </Typography.Text>
