@@ -496,7 +496,8 @@ test('remote images: blocked until the opt-in, then https only; the http ones ne
 });
 
 test('hostile subject, From, attachment names and a __proto__ header are shown as text', async ({ page }) => {
-  const subject = subjects.get('headers')!;
+  // Shown as text, with the right-to-left override made visible (it would turn "fdp.exe" into "exe.pdf").
+  const subject = subjects.get('headers')!.replace('\u202E', '[U+202E]');
   // In the list: the subject is text of the row.
   const w = watch(page);
   await signInQuick(page, victim, `/mail?q=${encodeURIComponent('Facture')}`);
