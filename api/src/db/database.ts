@@ -30,7 +30,28 @@ function openSqlite(file: string): Db {
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+}
+
+/** Statements kept per SQL text: Kysely prepares every query anew, which cost ~15 % of a list request. */
+const STATEMENT_CACHE_SIZE = 500;
+
+function withStatementCache(database: SqliteDatabase.Database) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (statement) {
+        cache.delete(text); // most recently used last: the Map's first key is the one to evict
+      } else {
+        statement = database.prepare(text);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(text, statement);
+      return statement;
+    },
+  };
 }
 
 function openPostgres(url: string, poolMax: number, log: ErrorLogger): Db {
