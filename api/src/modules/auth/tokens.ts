@@ -37,7 +37,10 @@ export function jwtKey(secret: string): Uint8Array {
 export function createTokenService(secret: string, ttl: { access: number; partial: number }): TokenService {
   const raw = jwtKey(secret);
   // Imported once: given bytes, jose imports a CryptoKey on every call (~7 % of a list request).
-  const keyPromise = crypto.subtle.importKey('raw', new Uint8Array(raw), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  const keyPromise = crypto.subtle.importKey('raw', new Uint8Array(raw), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ]);
   const sign = async (claims: Record<string, unknown>, userId: string, seconds: number) =>
     new SignJWT(claims)
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
