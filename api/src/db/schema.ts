@@ -146,6 +146,8 @@ export interface QuarantineRecipientsTable {
 }
 
 export type CountScope = 'global' | 'domain';
+/** The rollup also keeps each recipient's days (scope_id: the lower-cased address); the counters do not. */
+export type DailyScope = CountScope | 'recipient';
 
 /** Dashboard read model: recipient rows per scope and status, kept in the writer's transaction. */
 export interface QuarantineCountsTable {
@@ -161,7 +163,7 @@ export interface QuarantineCountsTable {
  * released / deleted on the day of that change.
  */
 export interface QuarantineDailyTable {
-  scope: CountScope;
+  scope: DailyScope;
   scope_id: string;
   day: number;
   quarantined: number;

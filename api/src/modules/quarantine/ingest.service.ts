@@ -2,13 +2,42 @@ import type { Multipart } from '@fastify/multipart';
 import { INGEST_LIMITS, IngestMeta, MAIL_ACTIONS, type MailAction, type RspamdSymbol } from '@qc/contracts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../app-context';
-import { isUniqueViolation } from '../../db/database';
+import { isUniqueViolation, type Db } from '../../db/database';
+import { groupCommit } from '../../lib/group-commit';
 import { HttpError, unauthorized } from '../../lib/http-error';
 import { issuesToErrors } from '../../lib/validation';
 import { parseMessage } from './message-parser';
-import { findIdByDedupKey, findIdByUuid, insertQuarantinedMessage } from './quarantine.repository';
+import {
+  findIdByDedupKey,
+  findIdByUuid,
+  insertQuarantinedMessage,
+  insertQuarantinedMessages,
+  type NewQuarantinedMessage,
+} from './quarantine.repository';
 
-type Deps = Pick<AppContext, 'db'>;
+export type MessageWriter = (msg: NewQuarantinedMessage) => Promise<string>;
+
+type Deps = Pick<AppContext, 'db'> & {
+  /** Default: one transaction per message. The ingest route passes its group-commit writer. */
+  write?: MessageWriter;
+};
+
+/** Group commit bounds: the raw bytes of one flush stay in memory until it commits. */
+const GROUP_MAX_MESSAGES = 32;
+const GROUP_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The ingest route's writer: messages posted while a transaction is committing are stored together
+ * by the next one (one fsync for all; a lone message waits for nobody). Each still gets its answer
+ * only after its own commit.
+ */
+export function createMessageWriter(db: Db): MessageWriter {
+  return groupCommit((msgs: NewQuarantinedMessage[]) => insertQuarantinedMessages(db, msgs), {
+    maxItems: GROUP_MAX_MESSAGES,
+    maxWeight: GROUP_MAX_BYTES,
+    weight: (msg) => msg.size,
+  });
+}
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest();
 
@@ -145,6 +174,21 @@ const domainOf = (address: string) => {
   return at > 0 ? address.slice(at + 1).toLowerCase() : null;
 };
 
+/**
+ * The bytes that identify a message across SMTP attempts: without the header fields that name this
+ * attempt's uuid (Haraka's Received) and Rspamd's X-Rspamd-* fields (a new scan may score it
+ * differently). So a sender's retry, after Haraka lost the api's answer, matches the stored copy.
+ */
+export function retryStableBytes(raw: Buffer, uuid: string): Buffer {
+  const text = raw.toString('latin1'); // one char per byte: offsets are byte offsets
+  const match = /\r?\n\r?\n/.exec(text);
+  if (!match) return raw;
+  const fields = text.slice(0, match.index + 2).split(/\r?\n(?![ \t])/); // folded lines stay in their field
+  const kept = fields.filter((f) => !/^X-Rspamd-/i.test(f) && !(uuid && f.includes(uuid)));
+  if (kept.length === fields.length) return raw;
+  return Buffer.concat([Buffer.from(kept.join('\r\n'), 'latin1'), raw.subarray(match.index)]);
+}
+
 /** Clock skew tolerated on a received_at given by the plugin; later is taken as now. */
 const FUTURE_SKEW_MS = 5 * 60 * 1000;
 
@@ -165,7 +209,8 @@ export async function ingestMessage(
   const recipients = [...new Set(meta.rcpt_to.map((r) => r.trim().toLowerCase()))].sort();
   const mailFrom = meta.mail_from.trim();
   const rawHash = sha256(raw).toString('hex');
-  const dedupKey = sha256(`${mailFrom.toLowerCase()}\n${recipients.join('\n')}\n${rawHash}`).toString('hex');
+  const sameBytes = sha256(retryStableBytes(raw, meta.uuid)).toString('hex');
+  const dedupKey = sha256(`${mailFrom.toLowerCase()}\n${recipients.join('\n')}\n${sameBytes}`).toString('hex');
   const same = await findIdByDedupKey(deps.db, dedupKey);
   if (same) return { id: same, created: false };
 
@@ -177,7 +222,8 @@ export async function ingestMessage(
   const receivedAt = Number.isFinite(given) && given <= now + FUTURE_SKEW_MS ? given : now;
 
   try {
-    const id = await insertQuarantinedMessage(deps.db, {
+    const write = deps.write ?? ((msg) => insertQuarantinedMessage(deps.db, msg));
+    const id = await write({
       uuid: meta.uuid,
       receivedAt,
       sender: parsed.from ?? mailFrom,

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { isUniqueViolation } from '../../db/database';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers';
 import {
   globalCounters,
@@ -11,6 +12,7 @@ import {
   recount,
   uniqueUuid,
 } from '../../test/quarantine';
+import { insertQuarantinedMessages } from './quarantine.repository';
 
 let t: TestApp;
 let admin: string;
@@ -264,6 +266,30 @@ describe('idempotency', () => {
     expect(new Set([first.json().id, otherBytes.json().id, otherRcpt.json().id]).size).toBe(3);
   });
 
+  test('a retry under a new uuid (new Received line, new X-Rspamd-* scores) → 200 with the existing id', async () => {
+    // What Haraka posts: its Received naming the attempt's uuid, the sender's bytes, Rspamd's headers.
+    const sender = mime({ subject: 'retried after a lost answer' });
+    const attempt = (uuid: string, score: string) =>
+      Buffer.concat([
+        Buffer.from(`Received: from mx.spam.example (192.0.2.9)\r\n\tby haraka with ESMTP id ${uuid}; now\r\n`),
+        Buffer.from(`X-Rspamd-Score: ${score}\r\n`),
+        sender,
+      ]);
+    const m = meta();
+    const first = await ingest(t, m, attempt(m.uuid as string, '15.1'));
+    expect(first.statusCode).toBe(201);
+    const uuid = uniqueUuid();
+    const retry = await ingest(t, { ...m, uuid }, attempt(uuid, '14.9'));
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json().id).toBe(first.json().id);
+    // Any other header differing is another message.
+    const other = uniqueUuid();
+    const changed = Buffer.concat([Buffer.from('X-Other: 1\r\n'), attempt(other, '15.1')]);
+    expect((await ingest(t, { ...m, uuid: other }, changed)).statusCode).toBe(201);
+    // The stored bytes are what was posted, Received line included.
+    expect((await rawOf(first.json().id)).toString()).toContain(`ESMTP id ${m.uuid as string}`);
+  });
+
   test('concurrent posts of one uuid store it once', async () => {
     const m = meta();
     const raw = mime({ subject: 'race' });
@@ -277,6 +303,50 @@ describe('idempotency', () => {
       .where('uuid', '=', m.uuid as string)
       .execute();
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe('group commit', () => {
+  test('a burst of posts is stored (grouped): each answered once, counters equal the rows', async () => {
+    const raws = Array.from({ length: 12 }, (_, k) => mime({ subject: `burst ${k}` }));
+    const metas = raws.map(() => meta());
+    // The last post repeats the first one's uuid: inside a shared transaction it fails alone.
+    const posts = [...raws.map((raw, k) => ingest(t, metas[k], raw)), ingest(t, metas[0], raws[0]!)];
+    const results = await Promise.all(posts);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([...Array(12).fill(201), 200].sort());
+    expect(results[12]!.json().id).toBe(results[0]!.json().id);
+    const ids = new Set(results.map((r) => r.json().id));
+    expect(ids.size).toBe(12);
+    const stored = await t.db
+      .selectFrom('quarantine_messages')
+      .select('id')
+      .where('id', 'in', [...ids])
+      .execute();
+    expect(stored).toHaveLength(12);
+    expect(await globalCounters(t)).toEqual(await recount(t));
+  });
+
+  test('insertQuarantinedMessages: a failing message is rolled back alone, the others commit', async () => {
+    const uuid = uniqueUuid();
+    const base = {
+      receivedAt: Date.now(),
+      sender: 'x@spam.example',
+      subject: 's',
+      score: 3,
+      action: 'reject',
+      size: 1,
+    };
+    const before = await recount(t);
+    const outcomes = await insertQuarantinedMessages(t.db, [
+      { ...base, uuid, recipients: ['ann@a.example'] },
+      { ...base, uuid, recipients: ['bob@a.example'] }, // same uuid: unique violation
+      { ...base, uuid: uniqueUuid(), recipients: ['carl@b.example', 'dan@b.example'] },
+    ]);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+    expect(isUniqueViolation(outcomes[1]!.ok ? null : outcomes[1]!.error)).toBe(true);
+    const after = await recount(t);
+    expect(after.pending).toBe((before.pending ?? 0) + 3);
+    expect(await globalCounters(t)).toEqual(after);
   });
 });
 

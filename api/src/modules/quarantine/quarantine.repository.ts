@@ -8,6 +8,8 @@ import type {
   QuarantineMessagesTable,
   RecipientStatus,
 } from '../../db/schema';
+import { recipientDomain } from '../../lib/addresses';
+import type { Outcome } from '../../lib/group-commit';
 import { newId } from '../../lib/ids';
 import { insertHistory } from '../history/history.repository';
 import {
@@ -103,9 +105,7 @@ async function applyCountDeltas(trx: DbExecutor, deltas: CountDeltas): Promise<v
 /** The rollup column a move into `status` counts in (released and deleted are counted on the day of the change). */
 const DAILY_OF: Partial<Record<RecipientStatus, DailyField>> = { released: 'released', deleted: 'deleted' };
 
-export function recipientDomain(address: string): string {
-  return address.slice(address.lastIndexOf('@') + 1);
-}
+export { recipientDomain };
 
 // ---------------------------------------------------------------------------------------------
 // Ingest
@@ -158,82 +158,112 @@ export interface NewQuarantinedMessage {
  * A uuid or dedup_key seen before fails with a unique violation (nothing is written).
  */
 export async function insertQuarantinedMessage(db: Db, msg: NewQuarantinedMessage): Promise<string> {
+  const [outcome] = await insertQuarantinedMessages(db, [msg]);
+  if (!outcome?.ok) throw outcome?.error;
+  return outcome.value;
+}
+
+/**
+ * Stores messages in one transaction (the ingest's group commit: one fsync for all). With several,
+ * each is written in a savepoint, so one that fails (a uuid or dedup_key seen before) is rolled back
+ * alone and reported in its outcome; the others, their counters and statistics commit together.
+ */
+export async function insertQuarantinedMessages(db: Db, msgs: NewQuarantinedMessage[]): Promise<Outcome<string>[]> {
+  return db.transaction().execute(async (trx) => {
+    const counts: CountDeltas = new Map();
+    const daily: DailyDeltas = new Map();
+    const outcomes: Outcome<string>[] = [];
+    const isolated = msgs.length > 1;
+    for (const msg of msgs) {
+      const recipients = [...new Set(msg.recipients.map((r) => r.trim().toLowerCase()))];
+      if (isolated) await sql`savepoint qc_message`.execute(trx);
+      try {
+        const id = await writeMessage(trx, msg, recipients);
+        if (isolated) await sql`release savepoint qc_message`.execute(trx);
+        const risk = riskField(msg.score);
+        for (const r of recipients) {
+          addDelta(counts, recipientDomain(r), 'pending', 1);
+          addDaily(daily, r, msg.receivedAt, 'quarantined');
+          if (risk) addDaily(daily, r, msg.receivedAt, risk);
+        }
+        outcomes.push({ ok: true, value: id });
+      } catch (error) {
+        if (!isolated) throw error;
+        await sql`rollback to savepoint qc_message`.execute(trx);
+        await sql`release savepoint qc_message`.execute(trx);
+        outcomes.push({ ok: false, error });
+      }
+    }
+    await applyCountDeltas(trx, counts);
+    await applyDailyDeltas(trx, daily);
+    return outcomes;
+  });
+}
+
+/** One message's rows (not its counters): see insertQuarantinedMessages. */
+async function writeMessage(trx: DbExecutor, msg: NewQuarantinedMessage, recipients: string[]): Promise<string> {
   const now = Date.now();
   const id = newId(msg.receivedAt);
-  const recipients = [...new Set(msg.recipients.map((r) => r.trim().toLowerCase()))];
   const details = msg.details ?? {};
-  return db.transaction().execute(async (trx) => {
+  await trx
+    .insertInto('quarantine_messages')
+    .values({
+      id,
+      uuid: msg.uuid ?? null,
+      received_at: msg.receivedAt,
+      sender: msg.sender,
+      subject: msg.subject,
+      score: msg.score,
+      action: msg.action,
+      size: msg.size,
+      message_id: msg.messageId ?? null,
+      created_at: now,
+      envelope_from: details.envelope_from ?? '',
+      required_score: details.required_score ?? null,
+      header_date: details.header_date ?? null,
+      helo: details.helo ?? null,
+      ip_address: details.ip_address ?? null,
+      country: details.country ?? null,
+      sender_domain: details.sender_domain ?? null,
+      mime_user: details.mime_user ?? null,
+      mime_domain: details.mime_domain ?? null,
+      dkim: details.dkim ?? null,
+      spf: details.spf ?? null,
+      dedup_key: details.dedup_key ?? null,
+      recipient_count: recipients.length,
+      attachments: details.attachments ?? '[]',
+      urls: details.urls ?? '[]',
+      symbols: details.symbols ?? '[]',
+      headers: details.headers ?? '[]',
+      body_text: details.body_text ?? null,
+      body_html: details.body_html ?? null,
+      body_truncated: details.body_truncated ?? 0,
+    })
+    .execute();
+  if (msg.raw) {
     await trx
-      .insertInto('quarantine_messages')
-      .values({
-        id,
-        uuid: msg.uuid ?? null,
-        received_at: msg.receivedAt,
-        sender: msg.sender,
-        subject: msg.subject,
-        score: msg.score,
-        action: msg.action,
-        size: msg.size,
-        message_id: msg.messageId ?? null,
-        created_at: now,
-        envelope_from: details.envelope_from ?? '',
-        required_score: details.required_score ?? null,
-        header_date: details.header_date ?? null,
-        helo: details.helo ?? null,
-        ip_address: details.ip_address ?? null,
-        country: details.country ?? null,
-        sender_domain: details.sender_domain ?? null,
-        mime_user: details.mime_user ?? null,
-        mime_domain: details.mime_domain ?? null,
-        dkim: details.dkim ?? null,
-        spf: details.spf ?? null,
-        dedup_key: details.dedup_key ?? null,
-        recipient_count: recipients.length,
-        attachments: details.attachments ?? '[]',
-        urls: details.urls ?? '[]',
-        symbols: details.symbols ?? '[]',
-        headers: details.headers ?? '[]',
-        body_text: details.body_text ?? null,
-        body_html: details.body_html ?? null,
-        body_truncated: details.body_truncated ?? 0,
-      })
+      .insertInto('quarantine_raw')
+      .values({ message_id: id, sha256: msg.raw.sha256, data: msg.raw.data })
       .execute();
-    if (msg.raw) {
-      await trx
-        .insertInto('quarantine_raw')
-        .values({ message_id: id, sha256: msg.raw.sha256, data: msg.raw.data })
-        .execute();
-    }
-    const deltas: CountDeltas = new Map();
-    for (const batch of chunks(recipients)) {
-      await trx
-        .insertInto('quarantine_recipients')
-        .values(
-          batch.map((recipient) => ({
-            message_id: id,
-            recipient,
-            domain: recipientDomain(recipient),
-            status: 'pending' as const,
-            received_at: msg.receivedAt,
-            updated_at: now,
-            delivery_id: null,
-          })),
-        )
-        .execute();
-    }
-    const daily: DailyDeltas = new Map();
-    const risk = riskField(msg.score);
-    for (const r of recipients) {
-      const domain = recipientDomain(r);
-      addDelta(deltas, domain, 'pending', 1);
-      addDaily(daily, domain, msg.receivedAt, 'quarantined');
-      if (risk) addDaily(daily, domain, msg.receivedAt, risk);
-    }
-    if (isSqlite(trx)) await indexForSearch(trx, id, msg, recipients);
-    await applyCountDeltas(trx, deltas);
-    await applyDailyDeltas(trx, daily);
-    return id;
-  });
+  }
+  for (const batch of chunks(recipients)) {
+    await trx
+      .insertInto('quarantine_recipients')
+      .values(
+        batch.map((recipient) => ({
+          message_id: id,
+          recipient,
+          domain: recipientDomain(recipient),
+          status: 'pending' as const,
+          received_at: msg.receivedAt,
+          updated_at: now,
+          delivery_id: null,
+        })),
+      )
+      .execute();
+  }
+  if (isSqlite(trx)) await indexForSearch(trx, id, msg, recipients);
+  return id;
 }
 
 /** SQLite FTS5 trigram rows: one for the message's text, one per recipient (scoped matches). */
@@ -416,16 +446,33 @@ export function textHitsQuery(
 
 export type ListMessageRow = Pick<
   QuarantineMessagesTable,
-  'id' | 'received_at' | 'sender' | 'subject' | 'score' | 'action' | 'size'
+  'id' | 'received_at' | 'sender' | 'subject' | 'score' | 'action' | 'size' | 'recipient_count'
 >;
 
 export async function listMessages(db: DbExecutor, ids: string[]): Promise<ListMessageRow[]> {
   if (!ids.length) return [];
   return db
     .selectFrom('quarantine_messages')
-    .select(['id', 'received_at', 'sender', 'subject', 'score', 'action', 'size'])
+    .select(['id', 'received_at', 'sender', 'subject', 'score', 'action', 'size', 'recipient_count'])
     .where('id', 'in', ids)
     .execute();
+}
+
+/**
+ * Every recipient row the caller sees of the given messages, by primary key, in (message, address)
+ * order. Unbounded per message: for messages known to have few recipients (see listQuarantine).
+ */
+export async function visibleRecipients(db: DbExecutor, ids: string[], scope: Scope): Promise<RecipientRow[]> {
+  if (!ids.length) return [];
+  const { rows } = await visibleRecipientsQuery(db, ids, scope).execute(db);
+  return rows.map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
+}
+
+/** The SQL of visibleRecipients (exported for the query-plan test). */
+export function visibleRecipientsQuery(db: DbExecutor, ids: string[], scope: Scope) {
+  return sql<RecipientRow>`select message_id, recipient, status, updated_at from quarantine_recipients
+    where message_id in (${sql.join(ids)}) and ${byMessageScope(db, scope)}
+    order by message_id, recipient`;
 }
 
 export interface RecipientRow {
@@ -567,7 +614,7 @@ async function moveScoped(
     for (const r of rows) {
       addDelta(deltas, r.domain, source.status, -1);
       addDelta(deltas, r.domain, to, 1);
-      if (field) addDaily(daily, r.domain, now, field);
+      if (field) addDaily(daily, r.recipient, now, field);
       moved.push(r);
     }
   }
@@ -684,11 +731,11 @@ export async function finishRelease(db: Db, input: FinishInput): Promise<void> {
           .where('delivery_id', '=', input.deliveryId)
           .where('status', '=', 'releasing');
         if (group) query = query.where('recipient', 'in', group);
-        const rows = await query.returning('domain').execute();
+        const rows = await query.returning(['recipient', 'domain']).execute();
         for (const r of rows) {
           addDelta(deltas, r.domain, 'releasing', -1);
           addDelta(deltas, r.domain, to, 1);
-          if (field) addDaily(daily, r.domain, input.now, field);
+          if (field) addDaily(daily, r.recipient, input.now, field);
         }
       }
     }
@@ -758,15 +805,15 @@ export async function transitionRecipient(
       .where('message_id', '=', messageId)
       .where('recipient', '=', recipient)
       .where('status', '=', from)
-      .returning('domain')
+      .returning(['recipient', 'domain'])
       .executeTakeFirst();
     if (!moved) return false;
     const deltas: CountDeltas = new Map();
     addDelta(deltas, moved.domain, from, -1);
     addDelta(deltas, moved.domain, to, 1);
     const daily: DailyDeltas = new Map();
-    if (before && DAILY_OF[from]) addDaily(daily, moved.domain, Number(before.updated_at), DAILY_OF[from], -1);
-    if (DAILY_OF[to]) addDaily(daily, moved.domain, now, DAILY_OF[to]);
+    if (before && DAILY_OF[from]) addDaily(daily, moved.recipient, Number(before.updated_at), DAILY_OF[from], -1);
+    if (DAILY_OF[to]) addDaily(daily, moved.recipient, now, DAILY_OF[to]);
     await applyCountDeltas(trx, deltas);
     await applyDailyDeltas(trx, daily);
     return true;

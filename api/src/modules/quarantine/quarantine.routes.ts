@@ -19,7 +19,13 @@ import type { AppContext } from '../../app-context';
 import { HttpError } from '../../lib/http-error';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
 import { bulkAction } from './bulk.service';
-import { checkIngestToken, ingestMessage, ingestMultipartLimits, readIngestForm } from './ingest.service';
+import {
+  checkIngestToken,
+  createMessageWriter,
+  ingestMessage,
+  ingestMultipartLimits,
+  readIngestForm,
+} from './ingest.service';
 import { deleteMessage, downloadRaw, listQuarantine, quarantineDetail, type Actor } from './quarantine.service';
 import { releaseMessage } from './release.service';
 
@@ -40,6 +46,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   await app.register(multipart, { limits: ingestMultipartLimits(maxBytes), throwFileSizeLimit: true });
   const security = [{ bearer: [] }];
   const auth = requireAuthHook(ctx);
+  const write = createMessageWriter(ctx.db);
 
   app.post(
     '/api/quarantine/ingest/',
@@ -81,7 +88,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         throw new HttpError(415, 'unsupported_media_type', 'Send the message as multipart/form-data.');
       }
       const { meta, raw } = await readIngestForm(request.parts());
-      const { id, created } = await ingestMessage(ctx, meta, raw, request.log);
+      const { id, created } = await ingestMessage({ db: ctx.db, write }, meta, raw, request.log);
       return reply.code(created ? 201 : 200).send({ id });
     },
   );

@@ -26,6 +26,9 @@ import {
   lastDelivery,
   listKeys,
   listMessages,
+  visibleRecipients,
+  type ListMessageRow,
+  type RecipientRow,
   softDelete,
   statusCounts,
   type ListFilters,
@@ -100,6 +103,24 @@ export function summarize(rows: StatusCount[]): StatusSummary {
   return { total, counts, view: VIEW_ORDER.find((s) => counts[s]) ?? 'deleted' };
 }
 
+/** A recipient row's status as shown: a release claim older than `staleBefore` is release_unknown. */
+export function shownStatus(row: Pick<RecipientRow, 'status' | 'updated_at'>, staleBefore: number): QuarantineStatus {
+  return row.status === 'releasing' && row.updated_at < staleBefore ? 'release_unknown' : row.status;
+}
+
+/** statusCounts computed from rows already read. */
+function countStatuses(rows: RecipientRow[], staleBefore: number): StatusCount[] {
+  const counts = new Map<string, StatusCount>();
+  for (const row of rows) {
+    const status = shownStatus(row, staleBefore);
+    const key = `${row.message_id} ${status}`;
+    const entry = counts.get(key);
+    if (entry) entry.n++;
+    else counts.set(key, { message_id: row.message_id, status, n: 1 });
+  }
+  return [...counts.values()];
+}
+
 /** The caller's recipient statuses for one message (total 0: not theirs, or unknown). */
 export async function summaryFor(deps: Deps, id: string, scope: Scope, now = Date.now()): Promise<StatusSummary> {
   return summarize(await statusCounts(deps.db, [id], scope, now - RELEASE_STALE_MS));
@@ -142,6 +163,17 @@ const STATUS_FILTERS: Record<QuarantineListQuery['status'], RecipientStatus[] | 
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
 export async function listQuarantine(
   deps: Deps,
   auth: AuthContext,
@@ -163,22 +195,45 @@ export async function listQuarantine(
   const keys = scope.kind === 'none' ? [] : await listKeys(deps.db, scope, filters, after, query.page_size + 1);
   const page = keys.slice(0, query.page_size);
   const ids = page.map((k) => k.message_id);
-  const [messages, recipients, counts] = await Promise.all([
-    listMessages(deps.db, ids),
-    firstRecipients(deps.db, ids, scope, LIST_ITEM_RECIPIENTS),
-    statusCounts(deps.db, ids, scope, Date.now() - RELEASE_STALE_MS),
+  const messages = await listMessages(deps.db, ids);
+  // Nearly every message has a few recipients: all their visible rows are read in one query and
+  // counted here. The rare message to many is read bounded (first rows, counts by status).
+  const staleBefore = Date.now() - RELEASE_STALE_MS;
+  const many = (m: ListMessageRow) => Number(m.recipient_count) > LIST_ITEM_RECIPIENTS;
+  const [fewRows, manyRows, manyCounts] = await Promise.all([
+    visibleRecipients(
+      deps.db,
+      messages.filter((m) => !many(m)).map((m) => m.id),
+      scope,
+    ),
+    firstRecipients(
+      deps.db,
+      messages.filter(many).map((m) => m.id),
+      scope,
+      LIST_ITEM_RECIPIENTS,
+    ),
+    statusCounts(
+      deps.db,
+      messages.filter(many).map((m) => m.id),
+      scope,
+      staleBefore,
+    ),
   ]);
+  const recipients = [...fewRows, ...manyRows];
+  const counts = [...countStatuses(fewRows, staleBefore), ...manyCounts];
   const byId = new Map(messages.map((m) => [m.id, m]));
+  const countsOf = groupBy(counts, (c) => c.message_id);
+  const recipientsOf = groupBy(recipients, (r) => r.message_id);
   const results = page.flatMap((key) => {
     const m = byId.get(key.message_id);
     if (!m) return [];
-    const summary = summarize(counts.filter((c) => c.message_id === m.id));
+    const summary = summarize(countsOf.get(m.id) ?? []);
     return [
       {
         id: m.id,
         received_at: iso(Number(m.received_at)),
         sender: m.sender,
-        recipients: recipients.filter((r) => r.message_id === m.id).map((r) => r.recipient),
+        recipients: (recipientsOf.get(m.id) ?? []).map((r) => r.recipient),
         recipient_count: summary.total,
         subject: m.subject,
         score: m.score === null ? null : Number(m.score),
@@ -234,7 +289,7 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
     envelope_from: m.envelope_from,
     recipients: rows.map((r) => ({
       address: r.recipient,
-      status: r.status === 'releasing' && r.updated_at < staleBefore ? 'release_unknown' : r.status,
+      status: shownStatus(r, staleBefore),
       updated_at: iso(r.updated_at),
     })),
     recipient_count: summary.total,

@@ -2,7 +2,7 @@ import { STATISTICS_DEFAULT_DAYS, STATISTICS_MAX_DAYS, type Statistics, type Sta
 import type { Db } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
 import type { AuthContext } from '../auth/auth.service';
-import { DAY_MS, dailyForRecipient, dailyForScope, utcDay, type DailyRow } from './statistics.repository';
+import { DAY_MS, dailyForScope, utcDay, type DailyRow } from './statistics.repository';
 
 const invalid = (errors: Record<string, string>) =>
   new HttpError(400, 'validation_error', 'The request is not valid.', errors);
@@ -33,7 +33,7 @@ export function statisticsRange(query: StatisticsQuery, now = Date.now()): { fro
   return { from, to };
 }
 
-/** Rows of the caller's scope: rollups for admin (global) and domain_admin (their domain), a user's own rows. */
+/** Rollup rows of the caller's scope: global (admin), their domain (domain_admin), their address (user). */
 async function rowsFor(db: Db, auth: AuthContext, from: number, to: number): Promise<DailyRow[]> {
   const { user } = auth;
   switch (user.role) {
@@ -42,7 +42,7 @@ async function rowsFor(db: Db, auth: AuthContext, from: number, to: number): Pro
     case 'domain_admin':
       return user.domain_name ? dailyForScope(db, 'domain', user.domain_name.toLowerCase(), from, to) : [];
     default:
-      return dailyForRecipient(db, user.email.toLowerCase(), from, to);
+      return dailyForScope(db, 'recipient', user.email.toLowerCase(), from, to);
   }
 }
 

@@ -2,7 +2,7 @@ import { RISK_THRESHOLDS, riskLevel, STATISTICS_PERIODS } from '@qc/contracts';
 import { runCli } from '../../cli/run-cli';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers';
 import { ingestOk, INGEST_TOKEN, meta, mime, startSink, type Sink } from '../../test/quarantine';
-import { transitionRecipient } from '../quarantine/quarantine.repository';
+import { insertQuarantinedMessage, transitionRecipient } from '../quarantine/quarantine.repository';
 import { DAY_MS, rebuildStatistics, utcDay } from './statistics.repository';
 
 let t: TestApp;
@@ -78,6 +78,54 @@ function expected(visible: (rcpt: string) => boolean, days = 7) {
   return { perDay, risk, total: [...perDay.values()].reduce((a, b) => a + b, 0) };
 }
 
+/** A user's statistics over the last `days`, computed in JS from their own recipient rows. */
+async function ownFromRows(address: string, days: number): Promise<Omit<Stats, 'range'>> {
+  const rows = await t.db
+    .selectFrom('quarantine_recipients as r')
+    .innerJoin('quarantine_messages as m', 'm.id', 'r.message_id')
+    .select(['r.status', 'r.received_at', 'r.updated_at', 'm.score'])
+    .where('r.recipient', '=', address)
+    .execute();
+  const from = TODAY - (days - 1) * DAY_MS;
+  const out: Omit<Stats, 'range'> = {
+    days: Array.from({ length: days }, (_, i) => ({
+      date: isoDay(from + i * DAY_MS),
+      quarantined: 0,
+      released: 0,
+      deleted: 0,
+    })),
+    totals: { quarantined: 0, released: 0, deleted: 0 },
+    risk: { low: 0, medium: 0, high: 0, critical: 0 },
+  };
+  const at = (ms: number) => out.days[(utcDay(Number(ms)) - from) / DAY_MS];
+  for (const r of rows) {
+    const received = at(r.received_at);
+    if (received) {
+      received.quarantined++;
+      out.totals.quarantined++;
+      const level = riskLevel(r.score === null ? null : Number(r.score));
+      if (level) out.risk[level]++;
+    }
+    const changed = at(r.updated_at);
+    if (changed && (r.status === 'released' || r.status === 'deleted')) {
+      changed[r.status]++;
+      out.totals[r.status]++;
+    }
+  }
+  return out;
+}
+
+/** Each user's statistics (from the rollup) equal the ones computed from their rows. */
+async function expectUsersMatchTheirRows(days = 30) {
+  for (const email of ['ann@a.example', 'carl@b.example']) {
+    const { range: _range, ...s } = await stats(email, `?days=${days}`);
+    expect([email, s]).toEqual([email, await ownFromRows(email, days)]);
+  }
+}
+
+const daily = () =>
+  t.db.selectFrom('quarantine_daily').selectAll().orderBy('scope').orderBy('scope_id').orderBy('day').execute();
+
 describe('scoped like the dashboard; totals equal the rows ingested', () => {
   test('admin: every recipient row, per UTC day, zeros filled, risk by band', async () => {
     const s = await stats('root@admin.example', '?days=7');
@@ -102,7 +150,7 @@ describe('scoped like the dashboard; totals equal the rows ingested', () => {
     expect(lonely.days).toHaveLength(7);
   });
 
-  test('user: their own rows only (computed from their recipient rows)', async () => {
+  test('user: their own rows only (their recipient scope of the rollup)', async () => {
     for (const email of ['ann@a.example', 'carl@b.example']) {
       const s = await stats(email, '?days=30');
       const e = expected((r) => r === email, 30);
@@ -115,6 +163,7 @@ describe('scoped like the dashboard; totals equal the rows ingested', () => {
           .slice(0, 11),
       ).toEqual(Array.from({ length: 11 }, (_, ago) => e.perDay.get(ago) ?? 0));
     }
+    await expectUsersMatchTheirRows();
   });
 });
 
@@ -152,13 +201,15 @@ test('release and delete are counted on the day they happen; quarantined stays w
   expect(ann.totals).toMatchObject({ released: 1, deleted: 2 });
   expect((await stats('carl@b.example', '?days=30')).totals).toMatchObject({ released: 0, deleted: 1 });
   expect((await stats('boss@a.example', '?days=30')).totals).toMatchObject({ released: 1, deleted: 2 });
-  // The rollup matches a rebuild from the rows.
-  const daily = () =>
-    t.db.selectFrom('quarantine_daily').selectAll().orderBy('scope').orderBy('scope_id').orderBy('day').execute();
+  await expectUsersMatchTheirRows();
+  // The rollup (every scope, recipients included) matches a rebuild from the rows.
   const rollup = await daily();
-  expect(rollup.length).toBeGreaterThan(5);
+  expect(rollup.filter((r) => r.scope === 'recipient').map((r) => r.scope_id)).toEqual(
+    expect.arrayContaining(['ann@a.example', 'bob@a.example', 'carl@b.example']),
+  );
   await rebuildStatistics(t.db);
   expect(await daily()).toEqual(rollup);
+  await expectUsersMatchTheirRows();
 });
 
 test('a status leaving released/deleted is taken back from the day it was counted on', async () => {
@@ -171,6 +222,46 @@ test('a status leaving released/deleted is taken back from the day it was counte
   expect(await transitionRecipient(t.db, id, 'ann@a.example', 'deleted', 'pending')).toBe(true);
   expect((await stats('ann@a.example', '?days=2')).days[0]).toMatchObject({ deleted: 0 });
   expect((await stats('root@admin.example', '?days=2')).days[0]).toMatchObject({ deleted: 0 });
+  await expectUsersMatchTheirRows();
+  const rollup = await daily();
+  await rebuildStatistics(t.db);
+  expect(await daily()).toEqual(rollup);
+});
+
+test('a message to many recipients: rollup rows upserted in batches, equal to a rebuild', async () => {
+  const at = TODAY - 100 * DAY_MS + 3600_000; // outside every other test's range
+  const recipients = Array.from({ length: 1203 }, (_, i) => `Many${i}@M${i % 3}.Example`);
+  const id = await insertQuarantinedMessage(t.db, {
+    receivedAt: at,
+    sender: 's@x.example',
+    subject: null,
+    score: 7,
+    action: 'reject',
+    size: 1,
+    recipients,
+  });
+  const rows = await daily();
+  const day = rows.filter((r) => Number(r.day) === utcDay(at));
+  expect(day.filter((r) => r.scope === 'recipient')).toHaveLength(1203);
+  expect(day.find((r) => r.scope === 'recipient' && r.scope_id === 'many7@m1.example')).toMatchObject({
+    quarantined: 1,
+    risk_medium: 1,
+  });
+  expect(day.find((r) => r.scope === 'domain' && r.scope_id === 'm0.example')).toMatchObject({ quarantined: 401 });
+  expect(day.find((r) => r.scope === 'global')).toMatchObject({ quarantined: 1203, risk_medium: 1203 });
+  const bulk = await t.app.inject({
+    method: 'POST',
+    url: '/api/quarantine/bulk/',
+    headers: bearer(tokens['root@admin.example']!),
+    payload: { ids: [id], action: 'delete' },
+  });
+  expect(bulk.json().results[0].status).toBe('deleted');
+  const deleted = (await daily()).filter((r) => Number(r.day) === TODAY && r.scope !== 'global');
+  expect(deleted.filter((r) => r.scope === 'recipient' && r.scope_id.startsWith('many'))).toHaveLength(1203);
+  expect(deleted.find((r) => r.scope === 'domain' && r.scope_id === 'm2.example')).toMatchObject({ deleted: 401 });
+  const rollup = await daily();
+  await rebuildStatistics(t.db);
+  expect(await daily()).toEqual(rollup);
 });
 
 test('ranges: every chart period; date_from/date_to as UTC days or ISO date-times', async () => {
@@ -240,13 +331,20 @@ test('risk bands: low < 5 ≤ medium < 10 ≤ high < 15 ≤ critical; no score, 
 
 test('stats:rebuild (CLI) repairs counters and rollups from the rows', async () => {
   const good = await stats('root@admin.example', '?days=30');
+  const goodAnn = await stats('ann@a.example', '?days=30');
   const dashboard = async () =>
     (await t.app.inject({ method: 'GET', url: '/api/dashboard/', headers: bearer(tokens['boss@a.example']!) })).json();
   const goodDashboard = await dashboard();
   await t.db.updateTable('quarantine_daily').set({ quarantined: 999, risk_low: 0 }).execute();
   await t.db.updateTable('quarantine_counts').set({ n: 42 }).execute();
   await t.db.deleteFrom('quarantine_daily').where('scope', '=', 'domain').where('scope_id', '=', 'b.example').execute();
+  await t.db
+    .deleteFrom('quarantine_daily')
+    .where('scope', '=', 'recipient')
+    .where('scope_id', '=', 'carl@b.example')
+    .execute();
   expect((await stats('root@admin.example', '?days=30')).totals.quarantined).not.toBe(good.totals.quarantined);
+  expect(await stats('ann@a.example', '?days=30')).not.toEqual(goodAnn);
   expect(await dashboard()).not.toEqual(goodDashboard);
 
   let out = '';
@@ -259,6 +357,8 @@ test('stats:rebuild (CLI) repairs counters and rollups from the rows', async () 
   });
   expect([code, out]).toEqual([0, expect.stringMatching(/^Statistics rebuilt from the stored rows: \d+ counter rows/)]);
   expect(await stats('root@admin.example', '?days=30')).toEqual(good);
+  expect(await stats('ann@a.example', '?days=30')).toEqual(goodAnn);
+  await expectUsersMatchTheirRows();
   expect(await dashboard()).toEqual(goodDashboard);
 });
 

@@ -1,0 +1,64 @@
+import { groupCommit, type Outcome } from './group-commit';
+
+/** A flush that records its batches and waits until released. */
+function recorder() {
+  const batches: number[][] = [];
+  const gates: (() => void)[] = [];
+  const flush = async (items: number[]): Promise<Outcome<number>[]> => {
+    batches.push(items);
+    await new Promise<void>((release) => gates.push(release));
+    return items.map((n) => (n < 0 ? { ok: false, error: new Error(`bad ${n}`) } : { ok: true, value: n * 10 }));
+  };
+  const releaseNext = async () => {
+    while (!gates.length) await new Promise((r) => setImmediate(r));
+    gates.shift()!();
+  };
+  return { batches, flush, releaseNext };
+}
+
+const limits = { maxItems: 3, maxWeight: 100, weight: (n: number) => Math.abs(n) };
+
+test('a lone item is flushed at once; items arriving during a flush share the next one', async () => {
+  const r = recorder();
+  const submit = groupCommit(r.flush, limits);
+  const first = submit(1);
+  const rest = [submit(2), submit(3)];
+  expect(r.batches).toEqual([[1]]);
+  await r.releaseNext();
+  await expect(first).resolves.toBe(10);
+  await r.releaseNext();
+  await expect(Promise.all(rest)).resolves.toEqual([20, 30]);
+  expect(r.batches).toEqual([[1], [2, 3]]);
+});
+
+test('each item gets its own outcome: one failure does not fail the others', async () => {
+  const r = recorder();
+  const submit = groupCommit(r.flush, limits);
+  const head = submit(1);
+  const [ok, bad] = [submit(2), submit(-5)];
+  await r.releaseNext();
+  await head;
+  await r.releaseNext();
+  await expect(ok).resolves.toBe(20);
+  await expect(bad).rejects.toThrow('bad -5');
+});
+
+test('a flush that throws rejects its whole batch, and the next batch still runs', async () => {
+  let calls = 0;
+  const submit = groupCommit(async (items: number[]) => {
+    calls++;
+    if (calls === 1) throw new Error('disk full');
+    return items.map((n) => ({ ok: true as const, value: n }));
+  }, limits);
+  await expect(submit(1)).rejects.toThrow('disk full');
+  await expect(submit(2)).resolves.toBe(2);
+});
+
+test('batches respect maxItems and maxWeight (a heavier item alone still goes)', async () => {
+  const r = recorder();
+  const submit = groupCommit(r.flush, limits);
+  const all = [submit(1), submit(2), submit(3), submit(4), submit(5), submit(90), submit(20), submit(500)];
+  for (let i = 0; i < 5; i++) await r.releaseNext();
+  await Promise.all(all);
+  expect(r.batches).toEqual([[1], [2, 3, 4], [5, 90], [20], [500]]);
+});

@@ -1,0 +1,69 @@
+/** What a flush reports for each item, in order. */
+export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+export interface GroupCommitLimits<T> {
+  /** Items per flush at most. */
+  maxItems: number;
+  /** Total weight per flush at most (a single heavier item is still flushed, alone). */
+  maxWeight: number;
+  weight(item: T): number;
+}
+
+interface Pending<T, R> {
+  item: T;
+  resolve(value: R): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit: items submitted while a flush is running are written together by the next flush,
+ * so concurrent writers share one transaction (one fsync) instead of queueing for one each. A lone
+ * item is flushed at once: nothing waits for company. Each promise settles with its own outcome.
+ */
+export function groupCommit<T, R>(
+  flush: (items: T[]) => Promise<Outcome<R>[]>,
+  limits: GroupCommitLimits<T>,
+): (item: T) => Promise<R> {
+  const queue: Pending<T, R>[] = [];
+  let running = false;
+
+  const take = () => {
+    let n = 0;
+    let weight = 0;
+    while (n < queue.length && n < limits.maxItems) {
+      const w = limits.weight(queue[n]!.item);
+      if (n > 0 && weight + w > limits.maxWeight) break;
+      weight += w;
+      n++;
+    }
+    return queue.splice(0, n);
+  };
+
+  const drain = async () => {
+    running = true;
+    try {
+      while (queue.length) {
+        const batch = take();
+        let outcomes: Outcome<R>[];
+        try {
+          outcomes = await flush(batch.map((p) => p.item));
+        } catch (error) {
+          outcomes = batch.map(() => ({ ok: false, error }));
+        }
+        batch.forEach((p, i) => {
+          const outcome = outcomes[i] ?? { ok: false, error: new Error('group commit: no outcome for an item') };
+          if (outcome.ok) p.resolve(outcome.value);
+          else p.reject(outcome.error);
+        });
+      }
+    } finally {
+      running = false;
+    }
+  };
+
+  return (item) =>
+    new Promise<R>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      if (!running) void drain();
+    });
+}
