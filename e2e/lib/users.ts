@@ -8,13 +8,18 @@ import { totp, totpStep } from './totp';
  * A FRESH user made with the user CLI for one spec (its own MFA, password and preferences: specs
  * that change an account never touch the seeded ones, nor each other's).
  */
-export async function createUser(label: string, role: SeedUser['role'] = 'user'): Promise<SeedUser> {
+export async function createUser(
+  label: string,
+  role: SeedUser['role'] = 'user',
+  /** Its domain (created by the CLI when new) and that of its address. */
+  domain = 'example.org',
+): Promise<SeedUser> {
   const tag = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const user: SeedUser = {
-    email: `e2e-${label}-${tag}@example.org`,
+    email: `e2e-${label}-${tag}@${domain}`,
     password: `E2e-${label}-pass-${tag}`,
     role,
-    ...(role === 'admin' ? {} : { domain: 'example.org' }),
+    ...(role === 'admin' ? {} : { domain }),
   };
   await runCli(
     [
