@@ -27,7 +27,7 @@ test('0005 backfills each recipient’s days (the same as a rebuild), and can be
     await handle.db.deleteFrom('quarantine_daily').where('scope', '=', 'recipient').execute();
     const before = await daily(handle); // global and domain days only, as 0004 kept them
 
-    expect((await m.migrateToLatest()).error).toBeUndefined();
+    expect((await m.migrateTo('0005_recipient_statistics')).error).toBeUndefined();
     const backfilled = await daily(handle);
     expect(backfilled.filter((r) => r.scope !== 'recipient')).toEqual(before);
     const pick = (id: string, day: number) =>
@@ -42,9 +42,9 @@ test('0005 backfills each recipient’s days (the same as a rebuild), and can be
     await rebuildStatistics(handle.db);
     expect(await daily(handle)).toEqual(backfilled);
 
-    expect((await m.migrateDown()).error).toBeUndefined();
+    expect((await m.migrateTo('0004_statistics_retention')).error).toBeUndefined();
     expect(await daily(handle)).toEqual(before);
-    expect((await m.migrateToLatest()).error).toBeUndefined();
+    expect((await m.migrateTo('0005_recipient_statistics')).error).toBeUndefined();
     expect(await daily(handle)).toEqual(backfilled);
   } finally {
     await handle.close();

@@ -3,6 +3,7 @@ import type { Migration, MigrationProvider } from 'kysely/migration';
 import { m0003_quarantine } from './migration-0003-quarantine';
 import { m0004_statistics_retention } from './migration-0004-statistics-retention';
 import { m0005_recipient_statistics } from './migration-0005-recipient-statistics';
+import { m0006_lz4_bodies } from './migration-0006-lz4-bodies';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -223,6 +224,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_quarantine': m0003_quarantine,
   '0004_statistics_retention': m0004_statistics_retention,
   '0005_recipient_statistics': m0005_recipient_statistics,
+  '0006_lz4_bodies': m0006_lz4_bodies,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

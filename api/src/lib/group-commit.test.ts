@@ -62,3 +62,31 @@ test('batches respect maxItems and maxWeight (a heavier item alone still goes)',
   await Promise.all(all);
   expect(r.batches).toEqual([[1], [2, 3, 4], [5, 90], [20], [500]]);
 });
+
+test('a flush waits for items announced as coming and takes them together, but not past gatherMs', async () => {
+  let coming = 2;
+  const batches: number[][] = [];
+  const flush = async (items: number[]) => {
+    batches.push(items);
+    return items.map((value) => ({ ok: true as const, value }));
+  };
+  const submit = groupCommit(flush, { ...limits, comingSoon: () => coming, gatherMs: 1000 });
+  const first = submit(1);
+  setImmediate(() => {
+    coming--;
+    void submit(2);
+    setImmediate(() => {
+      coming--;
+      void submit(3);
+    });
+  });
+  await first;
+  expect(batches).toEqual([[1, 2, 3]]);
+
+  // Announced but never arriving: the flush goes once gatherMs has passed.
+  const late = groupCommit(flush, { ...limits, comingSoon: () => 1, gatherMs: 20 });
+  const started = performance.now();
+  await expect(late(7)).resolves.toBe(7);
+  expect(performance.now() - started).toBeGreaterThanOrEqual(19);
+  expect(batches.at(-1)).toEqual([7]);
+});

@@ -7,6 +7,13 @@ export interface GroupCommitLimits<T> {
   /** Total weight per flush at most (a single heavier item is still flushed, alone). */
   maxWeight: number;
   weight(item: T): number;
+  /**
+   * Items known to be on their way (requests still being read): a flush about to start yields to
+   * the event loop until they are queued, for at most `gatherMs`. Without it, a CPU-bound server
+   * whose flushes never wait on I/O (SQLite) would flush one item at a time.
+   */
+  comingSoon?: () => number;
+  gatherMs?: number;
 }
 
 interface Pending<T, R> {
@@ -18,7 +25,8 @@ interface Pending<T, R> {
 /**
  * Group commit: items submitted while a flush is running are written together by the next flush,
  * so concurrent writers share one transaction (one fsync) instead of queueing for one each. A lone
- * item is flushed at once: nothing waits for company. Each promise settles with its own outcome.
+ * item is flushed at once unless `comingSoon` says others are close. Each promise settles with its
+ * own outcome.
  */
 export function groupCommit<T, R>(
   flush: (items: T[]) => Promise<Outcome<R>[]>,
@@ -39,10 +47,18 @@ export function groupCommit<T, R>(
     return queue.splice(0, n);
   };
 
+  const gather = async () => {
+    const until = performance.now() + (limits.gatherMs ?? 0);
+    while (limits.comingSoon!() > 0 && queue.length < limits.maxItems && performance.now() < until) {
+      await new Promise<void>((resume) => setImmediate(resume));
+    }
+  };
+
   const drain = async () => {
     running = true;
     try {
       while (queue.length) {
+        if (limits.comingSoon?.()) await gather(); // else flush now: a lone item waits for nobody
         const batch = take();
         let outcomes: Outcome<R>[];
         try {

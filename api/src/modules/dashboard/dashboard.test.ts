@@ -1,5 +1,9 @@
 import { bearer, createTestApp, type TestApp } from '../../test/helpers';
-import { insertQuarantinedMessage, transitionRecipient } from '../quarantine/quarantine.repository';
+import {
+  DuplicateMessageError,
+  insertQuarantinedMessage,
+  transitionRecipient,
+} from '../quarantine/quarantine.repository';
 import { countsForScope } from './dashboard.repository';
 
 let t: TestApp;
@@ -61,11 +65,16 @@ test('without a token → 401', async () => {
 
 test('counters change in the same transaction: a failed insert leaves them untouched', async () => {
   const before = await countsForScope(t.db, 'global', '*');
-  // Same Haraka uuid again: the message insert fails, so recipients and counters must roll back.
+  // The raw bytes' row fails (NOT NULL) after the message row was written: everything rolls back.
   // (Matched by code: in jest, better-sqlite3's errors may come from another realm than this file's Error.)
-  await expect(insertQuarantinedMessage(t.db, message(['new@c.example'], 'uuid-1'))).rejects.toMatchObject({
-    code: expect.stringMatching(/^(SQLITE_CONSTRAINT_UNIQUE|23505)$/),
+  const broken = { ...message(['new@c.example'], 'uuid-new'), raw: { data: Buffer.from('x'), sha256: null as never } };
+  await expect(insertQuarantinedMessage(t.db, broken)).rejects.toMatchObject({
+    code: expect.stringMatching(/^(SQLITE_CONSTRAINT_NOTNULL|23502)$/),
   });
+  // The same Haraka uuid again is skipped as a duplicate, and counts nothing either.
+  await expect(insertQuarantinedMessage(t.db, message(['new@c.example'], 'uuid-1'))).rejects.toBeInstanceOf(
+    DuplicateMessageError,
+  );
   expect(await countsForScope(t.db, 'global', '*')).toEqual(before);
   expect(await countsForScope(t.db, 'domain', 'c.example')).toEqual({});
   const orphan = await t.db
@@ -74,6 +83,8 @@ test('counters change in the same transaction: a failed insert leaves them untou
     .where('recipient', '=', 'new@c.example')
     .execute();
   expect(orphan).toEqual([]);
+  const message_ = await t.db.selectFrom('quarantine_messages').select('id').where('uuid', '=', 'uuid-new').execute();
+  expect(message_).toEqual([]);
 });
 
 test('a transition that does not apply changes nothing', async () => {

@@ -8,6 +8,7 @@ import { HttpError, unauthorized } from '../../lib/http-error';
 import { issuesToErrors } from '../../lib/validation';
 import { parseMessage } from './message-parser';
 import {
+  DuplicateMessageError,
   findIdByDedupKey,
   findIdByUuid,
   insertQuarantinedMessage,
@@ -15,28 +16,57 @@ import {
   type NewQuarantinedMessage,
 } from './quarantine.repository';
 
-export type MessageWriter = (msg: NewQuarantinedMessage) => Promise<string>;
+export type WriteMessage = (msg: NewQuarantinedMessage) => Promise<string>;
 
 type Deps = Pick<AppContext, 'db'> & {
-  /** Default: one transaction per message. The ingest route passes its group-commit writer. */
-  write?: MessageWriter;
+  /** Default: one transaction per message. The ingest route passes its group-commit writer's. */
+  write?: WriteMessage;
 };
 
 /** Group commit bounds: the raw bytes of one flush stay in memory until it commits. */
 const GROUP_MAX_MESSAGES = 32;
 const GROUP_MAX_BYTES = 32 * 1024 * 1024;
+/** How long a flush may wait for ingests still being read (their senders wait for the commit anyway). */
+const GROUP_GATHER_MS = 5;
+
+/** One ingest request: `write` stores its message; `leave` (always, at the end) if it never wrote. */
+export interface Arrival {
+  write: WriteMessage;
+  leave(): void;
+}
 
 /**
- * The ingest route's writer: messages posted while a transaction is committing are stored together
- * by the next one (one fsync for all; a lone message waits for nobody). Each still gets its answer
- * only after its own commit.
+ * The ingest route's writer: messages of concurrent ingests are stored together (one transaction,
+ * one fsync for all). Each request announces itself when it starts reading (`arrive`), so a flush
+ * can wait a few milliseconds for messages about to be ready; a lone ingest waits for nobody. Each
+ * still gets its answer only after its own commit.
  */
-export function createMessageWriter(db: Db): MessageWriter {
-  return groupCommit((msgs: NewQuarantinedMessage[]) => insertQuarantinedMessages(db, msgs), {
+export function createMessageWriter(db: Db): { arrive(): Arrival } {
+  let reading = 0;
+  const submit = groupCommit((msgs: NewQuarantinedMessage[]) => insertQuarantinedMessages(db, msgs), {
     maxItems: GROUP_MAX_MESSAGES,
     maxWeight: GROUP_MAX_BYTES,
     weight: (msg) => msg.size,
+    comingSoon: () => reading,
+    gatherMs: GROUP_GATHER_MS,
   });
+  return {
+    arrive() {
+      reading++;
+      let here = true;
+      const leave = () => {
+        if (here) reading--;
+        here = false;
+      };
+      return {
+        write: (msg) => {
+          leave();
+          return submit(msg);
+        },
+        leave,
+      };
+    },
+  };
 }
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest();
@@ -259,7 +289,7 @@ export async function ingestMessage(
     return { id, created: true };
   } catch (err) {
     // A concurrent post of the same message won the insert: answer with its id.
-    if (!isUniqueViolation(err)) throw err;
+    if (!(err instanceof DuplicateMessageError) && !isUniqueViolation(err)) throw err;
     const winner = (await findIdByUuid(deps.db, meta.uuid)) ?? (await findIdByDedupKey(deps.db, dedupKey));
     if (!winner) throw err;
     return { id: winner, created: false };

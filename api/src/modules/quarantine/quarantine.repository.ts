@@ -151,11 +151,18 @@ export interface NewQuarantinedMessage {
   raw?: { data: Buffer; sha256: string };
 }
 
+/** A message not stored because one with its uuid or dedup_key (or id) already is. */
+export class DuplicateMessageError extends Error {
+  constructor() {
+    super('A message with this uuid or content is already stored.');
+    this.name = 'DuplicateMessageError';
+  }
+}
+
 /**
- * Stores a message, its raw bytes, one pending row per distinct recipient (batched), the text index
- * (SQLite), the counters and the day's statistics — all in one transaction: when this resolves, the
- * mail is durable.
- * A uuid or dedup_key seen before fails with a unique violation (nothing is written).
+ * Stores a message, its raw bytes, one pending row per distinct recipient, the text index (SQLite),
+ * the counters and the day's statistics — all in one transaction: when this resolves, the mail is
+ * durable. A uuid or dedup_key seen before: DuplicateMessageError (nothing is written).
  */
 export async function insertQuarantinedMessage(db: Db, msg: NewQuarantinedMessage): Promise<string> {
   const [outcome] = await insertQuarantinedMessages(db, [msg]);
@@ -163,118 +170,122 @@ export async function insertQuarantinedMessage(db: Db, msg: NewQuarantinedMessag
   return outcome.value;
 }
 
+/** Multi-row statements stay far below SQLite's and PostgreSQL's bound-parameter limits. */
+const MESSAGES_PER_STATEMENT = 32;
+
 /**
- * Stores messages in one transaction (the ingest's group commit: one fsync for all). With several,
- * each is written in a savepoint, so one that fails (a uuid or dedup_key seen before) is rolled back
- * alone and reported in its outcome; the others, their counters and statistics commit together.
+ * Stores messages in one transaction (the ingest's group commit: one fsync for all) with a fixed
+ * number of statements whatever their count. A message whose uuid or dedup_key is already stored
+ * (or another in the same batch) is skipped by `on conflict do nothing` and reported as a
+ * DuplicateMessageError in its outcome; the others commit with their counters and statistics.
  */
 export async function insertQuarantinedMessages(db: Db, msgs: NewQuarantinedMessage[]): Promise<Outcome<string>[]> {
+  const now = Date.now();
+  const items = msgs.map((msg) => ({
+    msg,
+    id: newId(msg.receivedAt),
+    recipients: [...new Set(msg.recipients.map((r) => r.trim().toLowerCase()))],
+  }));
   return db.transaction().execute(async (trx) => {
+    const stored = new Set<string>();
+    for (const batch of chunks(items, MESSAGES_PER_STATEMENT)) {
+      const rows = await trx
+        .insertInto('quarantine_messages')
+        .values(batch.map(({ msg, id, recipients }) => messageRow(msg, id, recipients.length, now)))
+        .onConflict((oc) => oc.doNothing())
+        .returning('id')
+        .execute();
+      for (const row of rows) stored.add(row.id);
+    }
+    const written = items.filter((item) => stored.has(item.id));
+    for (const batch of chunks(
+      written.filter((item) => item.msg.raw),
+      MESSAGES_PER_STATEMENT,
+    )) {
+      await trx
+        .insertInto('quarantine_raw')
+        .values(batch.map(({ msg, id }) => ({ message_id: id, sha256: msg.raw!.sha256, data: msg.raw!.data })))
+        .execute();
+    }
+    const recipientRows = written.flatMap(({ msg, id, recipients }) =>
+      recipients.map((recipient) => ({
+        message_id: id,
+        recipient,
+        domain: recipientDomain(recipient),
+        status: 'pending' as const,
+        received_at: msg.receivedAt,
+        updated_at: now,
+        delivery_id: null,
+      })),
+    );
+    for (const batch of chunks(recipientRows)) await trx.insertInto('quarantine_recipients').values(batch).execute();
+    if (isSqlite(trx)) await indexForSearch(trx, written);
+
     const counts: CountDeltas = new Map();
     const daily: DailyDeltas = new Map();
-    const outcomes: Outcome<string>[] = [];
-    const isolated = msgs.length > 1;
-    for (const msg of msgs) {
-      const recipients = [...new Set(msg.recipients.map((r) => r.trim().toLowerCase()))];
-      if (isolated) await sql`savepoint qc_message`.execute(trx);
-      try {
-        const id = await writeMessage(trx, msg, recipients);
-        if (isolated) await sql`release savepoint qc_message`.execute(trx);
-        const risk = riskField(msg.score);
-        for (const r of recipients) {
-          addDelta(counts, recipientDomain(r), 'pending', 1);
-          addDaily(daily, r, msg.receivedAt, 'quarantined');
-          if (risk) addDaily(daily, r, msg.receivedAt, risk);
-        }
-        outcomes.push({ ok: true, value: id });
-      } catch (error) {
-        if (!isolated) throw error;
-        await sql`rollback to savepoint qc_message`.execute(trx);
-        await sql`release savepoint qc_message`.execute(trx);
-        outcomes.push({ ok: false, error });
+    for (const { msg, recipients } of written) {
+      const risk = riskField(msg.score);
+      for (const r of recipients) {
+        addDelta(counts, recipientDomain(r), 'pending', 1);
+        addDaily(daily, r, msg.receivedAt, 'quarantined');
+        if (risk) addDaily(daily, r, msg.receivedAt, risk);
       }
     }
     await applyCountDeltas(trx, counts);
     await applyDailyDeltas(trx, daily);
-    return outcomes;
+    return items.map(({ id }): Outcome<string> =>
+      stored.has(id) ? { ok: true, value: id } : { ok: false, error: new DuplicateMessageError() },
+    );
   });
 }
 
-/** One message's rows (not its counters): see insertQuarantinedMessages. */
-async function writeMessage(trx: DbExecutor, msg: NewQuarantinedMessage, recipients: string[]): Promise<string> {
-  const now = Date.now();
-  const id = newId(msg.receivedAt);
+function messageRow(msg: NewQuarantinedMessage, id: string, recipientCount: number, now: number) {
   const details = msg.details ?? {};
-  await trx
-    .insertInto('quarantine_messages')
-    .values({
-      id,
-      uuid: msg.uuid ?? null,
-      received_at: msg.receivedAt,
-      sender: msg.sender,
-      subject: msg.subject,
-      score: msg.score,
-      action: msg.action,
-      size: msg.size,
-      message_id: msg.messageId ?? null,
-      created_at: now,
-      envelope_from: details.envelope_from ?? '',
-      required_score: details.required_score ?? null,
-      header_date: details.header_date ?? null,
-      helo: details.helo ?? null,
-      ip_address: details.ip_address ?? null,
-      country: details.country ?? null,
-      sender_domain: details.sender_domain ?? null,
-      mime_user: details.mime_user ?? null,
-      mime_domain: details.mime_domain ?? null,
-      dkim: details.dkim ?? null,
-      spf: details.spf ?? null,
-      dedup_key: details.dedup_key ?? null,
-      recipient_count: recipients.length,
-      attachments: details.attachments ?? '[]',
-      urls: details.urls ?? '[]',
-      symbols: details.symbols ?? '[]',
-      headers: details.headers ?? '[]',
-      body_text: details.body_text ?? null,
-      body_html: details.body_html ?? null,
-      body_truncated: details.body_truncated ?? 0,
-    })
-    .execute();
-  if (msg.raw) {
-    await trx
-      .insertInto('quarantine_raw')
-      .values({ message_id: id, sha256: msg.raw.sha256, data: msg.raw.data })
-      .execute();
-  }
-  for (const batch of chunks(recipients)) {
-    await trx
-      .insertInto('quarantine_recipients')
-      .values(
-        batch.map((recipient) => ({
-          message_id: id,
-          recipient,
-          domain: recipientDomain(recipient),
-          status: 'pending' as const,
-          received_at: msg.receivedAt,
-          updated_at: now,
-          delivery_id: null,
-        })),
-      )
-      .execute();
-  }
-  if (isSqlite(trx)) await indexForSearch(trx, id, msg, recipients);
-  return id;
+  return {
+    id,
+    uuid: msg.uuid ?? null,
+    received_at: msg.receivedAt,
+    sender: msg.sender,
+    subject: msg.subject,
+    score: msg.score,
+    action: msg.action,
+    size: msg.size,
+    message_id: msg.messageId ?? null,
+    created_at: now,
+    envelope_from: details.envelope_from ?? '',
+    required_score: details.required_score ?? null,
+    header_date: details.header_date ?? null,
+    helo: details.helo ?? null,
+    ip_address: details.ip_address ?? null,
+    country: details.country ?? null,
+    sender_domain: details.sender_domain ?? null,
+    mime_user: details.mime_user ?? null,
+    mime_domain: details.mime_domain ?? null,
+    dkim: details.dkim ?? null,
+    spf: details.spf ?? null,
+    dedup_key: details.dedup_key ?? null,
+    recipient_count: recipientCount,
+    attachments: details.attachments ?? '[]',
+    urls: details.urls ?? '[]',
+    symbols: details.symbols ?? '[]',
+    headers: details.headers ?? '[]',
+    body_text: details.body_text ?? null,
+    body_html: details.body_html ?? null,
+    body_truncated: details.body_truncated ?? 0,
+  };
 }
 
-/** SQLite FTS5 trigram rows: one for the message's text, one per recipient (scoped matches). */
-async function indexForSearch(trx: DbExecutor, id: string, msg: NewQuarantinedMessage, recipients: string[]) {
-  const body = [msg.subject ?? '', msg.sender, msg.details?.envelope_from ?? ''].join('\n');
-  await sql`insert into quarantine_search (message_id, recipient, domain, body) values (${id}, '', '', ${body})`.execute(
-    trx,
-  );
-  for (const batch of chunks(recipients, 200)) {
-    const rows = batch.map((r) => sql`(${id}, ${r}, ${recipientDomain(r)}, ${r})`);
-    await sql`insert into quarantine_search (message_id, recipient, domain, body) values ${sql.join(rows)}`.execute(
+/** SQLite FTS5 trigram rows: one per message for its text, one per recipient (scoped matches). */
+async function indexForSearch(
+  trx: DbExecutor,
+  written: { msg: NewQuarantinedMessage; id: string; recipients: string[] }[],
+) {
+  const rows = written.flatMap(({ msg, id, recipients }) => [
+    sql`(${id}, '', '', ${[msg.subject ?? '', msg.sender, msg.details?.envelope_from ?? ''].join('\n')})`,
+    ...recipients.map((r) => sql`(${id}, ${r}, ${recipientDomain(r)}, ${r})`),
+  ]);
+  for (const batch of chunks(rows, 200)) {
+    await sql`insert into quarantine_search (message_id, recipient, domain, body) values ${sql.join(batch)}`.execute(
       trx,
     );
   }

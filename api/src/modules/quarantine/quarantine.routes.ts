@@ -46,7 +46,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   await app.register(multipart, { limits: ingestMultipartLimits(maxBytes), throwFileSizeLimit: true });
   const security = [{ bearer: [] }];
   const auth = requireAuthHook(ctx);
-  const write = createMessageWriter(ctx.db);
+  const writer = createMessageWriter(ctx.db);
 
   app.post(
     '/api/quarantine/ingest/',
@@ -87,9 +87,14 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       if (!request.isMultipart()) {
         throw new HttpError(415, 'unsupported_media_type', 'Send the message as multipart/form-data.');
       }
-      const { meta, raw } = await readIngestForm(request.parts());
-      const { id, created } = await ingestMessage({ db: ctx.db, write }, meta, raw, request.log);
-      return reply.code(created ? 201 : 200).send({ id });
+      const arrival = writer.arrive();
+      try {
+        const { meta, raw } = await readIngestForm(request.parts());
+        const { id, created } = await ingestMessage({ db: ctx.db, write: arrival.write }, meta, raw, request.log);
+        return reply.code(created ? 201 : 200).send({ id });
+      } finally {
+        arrival.leave();
+      }
     },
   );
 
