@@ -90,9 +90,16 @@ export async function applyDailyDeltas(trx: DbExecutor, deltas: DailyDeltas): Pr
 // ---------------------------------------------------------------------------------------------
 // Reads
 
+// Spelled out: a generic Object.fromEntries per row was 10 % of a 365-day statistics request.
 const toDailyRow = (r: Record<string, unknown>): DailyRow => ({
   day: Number(r.day),
-  ...(Object.fromEntries(DAILY_FIELDS.map((f) => [f, Number(r[f] ?? 0)])) as DailyCounts),
+  quarantined: Number(r.quarantined ?? 0),
+  released: Number(r.released ?? 0),
+  deleted: Number(r.deleted ?? 0),
+  risk_low: Number(r.risk_low ?? 0),
+  risk_medium: Number(r.risk_medium ?? 0),
+  risk_high: Number(r.risk_high ?? 0),
+  risk_critical: Number(r.risk_critical ?? 0),
 });
 
 /** The SQL of dailyForScope (exported for the query-plan test): a primary-key range, ≤ 366 rows. */
