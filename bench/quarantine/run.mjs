@@ -258,6 +258,12 @@ async function main() {
         const auth = { authorization: `Bearer ${access}` };
         result.http.bare = await load(autocannon, { url: `http://127.0.0.1:${child.ports.bare}/hello` });
         result.http.list = await load(autocannon, { url: `${base}/api/quarantine/?page_size=50`, headers: auth });
+        // One client: the request's own latency, without queueing behind nine others.
+        result.http.list_c1 = await load(autocannon, {
+          url: `${base}/api/quarantine/?page_size=50`,
+          headers: auth,
+          connections: 1,
+        });
         result.http.statistics = await load(autocannon, { url: `${base}/api/statistics/?days=365`, headers: auth });
         for (const [name, r] of Object.entries(result.http)) {
           log(
@@ -469,10 +475,11 @@ async function main() {
     // autocannon's histogram has no p95: p97.5 is printed, an upper bound of it.
     out.push('', `HTTP (autocannon, 10 connections, ${httpSeconds} s; req/s, latency p50 / p97.5 / p99 ms):`, '');
     out.push(line(['endpoint', ...cols]), line(['---', ...cols.map(() => '--:')]));
-    for (const name of ['bare', 'list', 'statistics']) {
+    for (const name of ['bare', 'list', 'list_c1', 'statistics']) {
       const title = {
         bare: 'bare Fastify GET /hello',
         list: 'GET /api/quarantine/ (admin, 50 rows)',
+        list_c1: 'the same, 1 connection',
         statistics: 'GET /api/statistics/?days=365 (admin)',
       }[name];
       out.push(
