@@ -215,15 +215,18 @@ test('bulk release with a partial failure: released ones and failed ones (with t
   );
   expect(calls.answers).toBe(1);
 
-  // One warning: the count of each, and each failed e-mail with its reason in words.
-  const summary = notice(page, '2 libérés, 2 en échec');
+  // One warning above the list, open until closed: the count of each, and each failed e-mail named
+  // by its subject with its reason in words.
+  const summary = page.getByTestId('quarantine-bulk-result');
   await expect(summary).toBeVisible();
-  await expect(summary).toHaveAttribute('data-notice-type', 'warning');
+  await expect(summary).toHaveClass(/ant-alert-warning/);
   await expect(summary).toHaveAttribute('role', 'alert');
-  await expect(summary).toContainText(`${m(4).id}: Cet e-mail a été supprimé.`);
-  await expect(summary).toContainText(`${m(6).id}: Cet e-mail a déjà été libéré.`);
-  await expect(summary).not.toContainText(m(3).id);
-  await expect(summary).not.toContainText(m(5).id);
+  await expect(summary).toContainText('2 libérés, 2 en échec');
+  await expect(summary).toContainText(`« ${m(4).subject} » : Cet e-mail a été supprimé.`);
+  await expect(summary).toContainText(`« ${m(6).subject} » : Cet e-mail a déjà été libéré.`);
+  await expect(summary).not.toContainText(m(3).subject);
+  await expect(summary).not.toContainText(m(5).subject);
+  await expect(notice(page, '2 libérés, 2 en échec')).toHaveCount(0);
 
   // Nothing is held any more; "all statuses" shows what became of each row.
   await expect(rows).toHaveCount(0);
@@ -262,7 +265,8 @@ function historyRows(page: Page) {
     .evaluateAll((trs) =>
       trs.map((tr) => {
         const cells = Array.from(tr.querySelectorAll('td')).map((td) => td.textContent?.trim() ?? '');
-        return [cells[1], cells[2], cells[3], cells[5]].join(' | ');
+        const result = tr.querySelector('[data-testid="history-result"]')?.textContent?.trim() ?? '';
+        return [cells[1], cells[2], cells[3], result].join(' | ');
       }),
     );
 }
@@ -312,10 +316,14 @@ test('History: the actions with their results and links, filtered by action, sco
   await shownHistory(page, () => signInQuick(page, owner, '/history'));
   await expect(history.getByRole('heading', { name: 'Historique' })).toBeVisible();
   expect((await historyRows(page)).sort()).toEqual([...ownerLines].sort());
-  // The failures say why (the api's code, as the tag's tooltip).
+  // The failures say why, in words, under the result.
   const failures = page.getByTestId('history-row').filter({ hasText: 'Échec' });
-  await expect(failures.filter({ hasText: m(4).id }).getByText('Échec')).toHaveAttribute('title', 'email_deleted');
-  await expect(failures.filter({ hasText: m(6).id }).getByText('Échec')).toHaveAttribute('title', 'already_released');
+  await expect(failures.filter({ hasText: m(4).id }).getByTestId('history-reason')).toHaveText(
+    'Cet e-mail a été supprimé.',
+  );
+  await expect(failures.filter({ hasText: m(6).id }).getByTestId('history-reason')).toHaveText(
+    'Cet e-mail a déjà été libéré.',
+  );
 
   // Filter by action: in the URL, and each list only that action.
   let shown = await shownHistory(page, () => choose(page, 'Action', 'Libération'));
@@ -416,9 +424,18 @@ async function expectStatistics(page: Page, pageAnswer: Statistics, query: strin
   for (const key of ['low', 'medium', 'high', 'critical'] as const) {
     await expect(page.getByTestId(`statistics-risk-${key}`).locator('strong')).toHaveText(String(fromApi.risk[key]));
   }
-  await expect(page.getByTestId('statistics-range-shown')).toHaveText(
-    `Du ${fromApi.range.from} au ${fromApi.range.to} (jours UTC)`,
+  // The api's UTC days, in French words ("16 nov. 2026"), formatted by the browser's own Intl.
+  const [from, to] = await page.evaluate(
+    (days) =>
+      days.map((d) =>
+        new Intl.DateTimeFormat('fr', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
+          Date.parse(`${d}T00:00:00Z`),
+        ),
+      ),
+    [fromApi.range.from, fromApi.range.to],
   );
+  expect(from).toMatch(/^\d{1,2} \S+ \d{4}$/);
+  await expect(page.getByTestId('statistics-range-shown')).toHaveText(`Du ${from} au ${to} (jours UTC)`);
   return fromApi;
 }
 

@@ -102,6 +102,8 @@ const mail = {
       error_release: 'Erreur lors de la libération',
       error_delete: 'Erreur lors de la suppression',
       unknown_reason: 'Erreur inconnue',
+      failed_item: '« {{subject}} » : {{reason}}',
+      close_result: 'Fermer le résultat',
     },
     pager: {
       label: 'Pagination',
@@ -148,14 +150,15 @@ const mail = {
     empty: 'Aucun e-mail sur cette période.',
     range: 'Période',
     ranges: {
+      last_2_days: '2 derniers jours',
       last_7_days: '7 derniers jours',
       last_30_days: '30 derniers jours',
       last_3_months: '3 derniers mois',
+      last_180_days: '180 derniers jours',
+      last_365_days: '365 derniers jours',
       custom: 'Personnalisée…',
     },
     dates: 'Dates (début et fin)',
-    period: 'Période du graphique',
-    period_days: '{{count}} jours',
     chart_type: 'Type de graphique',
     chart_types: {
       area: 'Aires',
@@ -166,7 +169,17 @@ const mail = {
       composed: 'Composé',
     },
     pie_data: 'Données du camembert',
-    pie_datas: { totals: 'Totaux', risk: 'Niveaux de risque' },
+    pie_datas: { actions: 'Libérés et supprimés', risk: 'Niveaux de risque' },
+    pie_captions: {
+      actions: 'E-mails libérés ou supprimés pendant la période, quel que soit le jour de leur mise en quarantaine.',
+      risk: 'E-mails mis en quarantaine pendant la période, par niveau de risque (ceux sans score ne sont pas comptés).',
+    },
+    pie_empty: {
+      actions: 'Aucun e-mail libéré ni supprimé sur cette période.',
+      risk: 'Aucun e-mail avec un score sur cette période.',
+    },
+    series_note:
+      'Chaque jour : les e-mails mis en quarantaine ce jour-là, et ceux libérés ou supprimés ce jour-là (quel que soit le jour de leur réception).',
     series: { quarantined: 'En quarantaine', released: 'Libérés', deleted: 'Supprimés' },
     totals_label: 'Totaux de la période',
     risk_title: 'Niveaux de risque',

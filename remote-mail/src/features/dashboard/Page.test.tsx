@@ -96,4 +96,23 @@ describe('remote_mail/Dashboard', () => {
     expect(props.data).toEqual([{ date: '2026-11-21', series: 'En quarantaine', value: 6 }]);
     expect(queries).toEqual(['?days=7']);
   });
+
+  it('the trend is readable: tall enough, no legend for its one series, day labels hidden rather than rotated', async () => {
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      return url.pathname === '/api/statistics/'
+        ? json(200, STATS)
+        : json(200, { pending: 1, released: 2, deleted: 3 });
+    });
+    renderDashboard();
+    const chart = await screen.findByTestId('chart-stub');
+    const props = JSON.parse(chart.getAttribute('data-props')!) as {
+      height: number;
+      legend?: unknown;
+      axis: { x: { labelAutoRotate?: boolean; labelAutoHide?: boolean } };
+    };
+    expect(props.height).toBeGreaterThanOrEqual(220);
+    expect(props.legend).toBe(false);
+    expect(props.axis.x).toMatchObject({ labelAutoRotate: false, labelAutoHide: true });
+  });
 });

@@ -15,6 +15,8 @@ import { useDashboardCounts } from './dashboard.queries';
 // The charts library is a chunk of its own, shared with the statistics page (DESIGN §2).
 const StatisticsChart = lazy(() => import('../statistics/StatisticsChart'));
 const TREND = { days: '7' } as const;
+/** Tall enough for a readable plot under one line of day labels (no legend: a single series). */
+const TREND_HEIGHT = 240;
 
 /** Quarantined e-mail of the last 7 days (hidden while loading or on error: the counts matter more). */
 function Trend() {
@@ -23,8 +25,8 @@ function Trend() {
   if (!Array.isArray(stats.data?.days)) return null;
   return (
     <Card size="small" title={t('statistics.trend_title')} style={{ marginTop: 16 }} data-testid="dashboard-trend">
-      <Suspense fallback={<div style={{ height: 160 }} />}>
-        <StatisticsChart type="area" data={stats.data!} quarantinedOnly height={160} />
+      <Suspense fallback={<div style={{ height: TREND_HEIGHT }} />}>
+        <StatisticsChart type="area" data={stats.data!} quarantinedOnly height={TREND_HEIGHT} />
       </Suspense>
     </Card>
   );

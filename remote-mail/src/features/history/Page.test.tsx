@@ -70,6 +70,58 @@ describe('history page', () => {
     expect(currentLocation()).toBe('/history?action=download&user=bob%40example.com&period=last_7_days');
   }, 60_000);
 
+  it('a failure says why in words, visibly (not the api code in a tooltip)', async () => {
+    mockApi(() =>
+      jsonResponse(200, {
+        results: [
+          entry({ id: 'h1', result: 'failure', code: 'email_deleted' }),
+          entry({ id: 'h2', result: 'failure', code: 'already_released' }),
+          entry({ id: 'h3', action: 'download', result: 'failure', code: 'raw_purged' }),
+          entry({ id: 'h4', action: 'delete', result: 'failure', code: 'email_not_found' }),
+          entry({ id: 'h5', result: 'failure', code: 'something_new' }),
+          entry({ id: 'h6' }),
+        ],
+        next_cursor: null,
+      }),
+    );
+    renderExposed('history', <ExposedHistory />);
+    await waitFor(() => expect(rows()).toHaveLength(6));
+    const reasons = rows().map((r) => within(r).queryByTestId('history-reason')?.textContent ?? null);
+    expect(reasons).toEqual([
+      'Cet e-mail a été supprimé.',
+      'Cet e-mail a déjà été libéré.',
+      'Le message d’origine a été supprimé par la rétention.',
+      'E-mail introuvable',
+      'Erreur inconnue (something_new)',
+      null,
+    ]);
+    for (const r of rows()) {
+      expect(within(r).getByTestId('history-result')).not.toHaveAttribute('title');
+    }
+    expect(within(rows()[0]!).getByTestId('history-result')).toHaveTextContent(/^Échec$/);
+  }, 60_000);
+
+  it('fits the page: fixed layout, long e-mails and ids cut with an ellipsis instead of widening the table', async () => {
+    const long = 'a-very-long-mailbox-name-that-goes-on-and-on@a-long-subdomain.example.com';
+    mockApi(() =>
+      jsonResponse(200, {
+        results: [entry({ user: { id: 'u1', email: long, role: 'user' }, ip_address: '2001:db8:85a3::8a2e:370:7334' })],
+        next_cursor: null,
+      }),
+    );
+    renderExposed('history', <ExposedHistory />);
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const table = screen.getByTestId('history-table').querySelector('table')!;
+    expect(table.style.tableLayout).toBe('fixed');
+    expect(table.style.width).not.toBe('max-content');
+    const cells = rows()[0]!.querySelectorAll('td');
+    // user, e-mail and IP cut their text; the fixed columns have widths that leave them room.
+    for (const i of [1, 3, 4]) expect(cells[i]).toHaveClass('ant-table-cell-ellipsis');
+    expect(within(cells[1]!).getByText(long)).toHaveAttribute('title', long);
+    const widths = Array.from(table.querySelectorAll('colgroup col'), (c) => (c as HTMLElement).style.width);
+    expect(widths).toEqual(['150px', '', '140px', '', '140px', '210px']);
+  }, 60_000);
+
   it('pages with the keyset cursor: Next sends it, Previous goes back', async () => {
     const { calls } = mockApi((call) =>
       jsonResponse(200, {

@@ -4,6 +4,7 @@ import Flex from 'antd/es/flex';
 import Select from 'antd/es/select';
 import Table, { type ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
+import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
 import type { HistoryEntry } from '@qc/contracts';
 import { DATE_PRESETS, PageEmpty, PageError, PageHeader, type DatePreset } from '@qc/ui';
@@ -13,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
 import { Field, TextFilter } from '../quarantine/FiltersBar';
+import { failureReason } from '../quarantine/failure-reason';
 import { formatDateTime } from '../quarantine/quarantine.format';
 import { LIMITS } from '../quarantine/quarantine.types';
 import {
@@ -52,6 +54,9 @@ export function HistoryPage() {
   const pager = useKeysetPager(filters.cursor, nextCursor, (cursor, state) => show({ ...filters, cursor }, state));
   const changed = filters.action !== '' || filters.user !== '' || filters.period !== '';
 
+  // Fixed layout: the e-mail columns share what the fixed ones leave and cut long text with an
+  // ellipsis (full text in the title), so the table fits the page (1280 px screens) instead of
+  // growing with its content; below its minimum width it scrolls.
   const columns: ColumnsType<HistoryEntry> = [
     {
       key: 'date',
@@ -71,7 +76,7 @@ export function HistoryPage() {
       key: 'action',
       title: t('history.columns.action'),
       dataIndex: 'action',
-      width: 150,
+      width: 140,
       render: (v: HistoryEntry['action']) => (
         <Tag color={ACTION_COLORS[v] ?? 'default'}>{t(`history.actions.${v}`, { defaultValue: v })}</Tag>
       ),
@@ -82,7 +87,7 @@ export function HistoryPage() {
       dataIndex: 'email_id',
       ellipsis: true,
       render: (v: string) => (
-        <Link to={`/mail/${encodeURIComponent(v)}`} data-testid="history-email-link">
+        <Link to={`/mail/${encodeURIComponent(v)}`} title={v} data-testid="history-email-link">
           {v}
         </Link>
       ),
@@ -91,18 +96,27 @@ export function HistoryPage() {
       key: 'ip',
       title: t('history.columns.ip'),
       dataIndex: 'ip_address',
-      width: 150,
-      render: (v: string | null) => v ?? t('none'),
+      width: 140,
+      ellipsis: true,
+      render: (v: string | null) => (v ? <span title={v}>{v}</span> : t('none')),
     },
     {
       key: 'result',
       title: t('history.columns.result'),
       dataIndex: 'result',
-      width: 130,
+      width: 210,
+      // A failure says why, in words, under its tag (visible: no hover-only tooltip).
       render: (v: HistoryEntry['result'], entry) => (
-        <Tag color={v === 'success' ? 'success' : 'error'} title={entry.code ?? undefined}>
-          {t(`history.results.${v}`, { defaultValue: v })}
-        </Tag>
+        <Flex vertical align="flex-start" gap={2}>
+          <Tag color={v === 'success' ? 'success' : 'error'} data-testid="history-result">
+            {t(`history.results.${v}`, { defaultValue: v })}
+          </Tag>
+          {v === 'failure' ? (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="history-reason">
+              {failureReason(t, entry.code)}
+            </Typography.Text>
+          ) : null}
+        </Flex>
       ),
     },
   ];
@@ -186,7 +200,8 @@ export function HistoryPage() {
             loading={list.isFetching}
             pagination={false}
             size="middle"
-            scroll={{ x: 'max-content' }}
+            tableLayout="fixed"
+            scroll={{ x: 900 }}
             onRow={() => ({ 'data-testid': 'history-row' }) as object}
             aria-label={t('history.table_label')}
             locale={{ emptyText: list.isPending ? ' ' : <PageEmpty description={t('history.empty')} /> }}

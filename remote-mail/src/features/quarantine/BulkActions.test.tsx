@@ -1,13 +1,17 @@
+import { i18next } from '@qc/i18n';
 import { useNotices } from '@qc/ui-state';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { registerMailNamespace } from '../../i18n';
 import { jsonResponse, listItem, mockApi, noticeOf, renderQuarantine, type ApiCall } from '../../test-utils';
+import { bulkSummary } from './BulkActions';
 
 const listCalls = (calls: ApiCall[]) => calls.filter((c) => c.method === 'GET' && c.path === '/api/quarantine/');
 const bulkCalls = (calls: ApiCall[]) => calls.filter((c) => c.method === 'POST' && c.path === '/api/quarantine/bulk/');
 const rows = () => screen.queryAllByTestId('quarantine-row');
 const ITEMS = ['m1', 'm2', 'm3', 'm4'].map((id) => listItem({ id, subject: `Subject ${id}` }));
 
+beforeAll(() => registerMailNamespace());
 beforeEach(() => {
   jest.restoreAllMocks();
   useNotices.getState().clear();
@@ -35,10 +39,10 @@ async function selectPageAndConfirm(action: 'release' | 'delete', title: string)
 }
 
 describe('bulk actions of the quarantine list', () => {
-  it('releases the selected page and sums up a partial failure with the failed ids and reasons', async () => {
+  it('releases the selected page; a partial failure names the failed mails by subject, open until closed', async () => {
     const { calls } = api([
       { id: 'm1', status: 'released' },
-      { id: 'm2', status: 'released' },
+      { id: 'm2', status: 'failed', code: 'email_deleted' },
       { id: 'm3', status: 'partially_released' },
       { id: 'm4', status: 'failed', code: 'relay_refused' },
     ]);
@@ -46,14 +50,57 @@ describe('bulk actions of the quarantine list', () => {
     await selectPageAndConfirm('release', 'Libérer les 4 e-mails sélectionnés ?');
     await waitFor(() => expect(bulkCalls(calls)).toHaveLength(1));
     expect(bulkCalls(calls)[0]!.body).toEqual({ ids: ['m1', 'm2', 'm3', 'm4'], action: 'release' });
-    await waitFor(() => expect(noticeOf('3 libérés, 1 en échec')).toBeDefined());
-    const notice = noticeOf('3 libérés, 1 en échec')!;
-    expect(notice.type).toBe('warning');
-    expect(notice.description).toBe('m4: Le relais a refusé le message. L’e-mail reste en quarantaine.');
-    // The list refreshes and the selection is dropped.
+    const result = await screen.findByTestId('quarantine-bulk-result');
+    expect(result).toHaveAttribute('role', 'alert');
+    expect(result).toHaveTextContent('2 libérés, 2 en échec');
+    expect(
+      within(result)
+        .getAllByTestId('quarantine-bulk-failure')
+        .map((li) => li.textContent),
+    ).toEqual([
+      '« Subject m2 » : Cet e-mail a été supprimé.',
+      '« Subject m4 » : Le relais a refusé le message. L’e-mail reste en quarantaine.',
+    ]);
+    expect(result).not.toHaveTextContent('m1');
+    // Not a notice (those close after 5 s).
+    expect(useNotices.getState().notices).toEqual([]);
+    // The list refreshes and the selection is dropped; the result stays.
     await waitFor(() => expect(listCalls(calls).length).toBeGreaterThan(1));
     await waitFor(() => expect(screen.getByTestId('quarantine-bulk-release')).toBeDisabled());
+    jest.useFakeTimers();
+    try {
+      act(() => jest.advanceTimersByTime(30_000));
+      expect(screen.getByTestId('quarantine-bulk-result')).toBeInTheDocument();
+    } finally {
+      jest.useRealTimers();
+    }
+    await userEvent.setup({ delay: null }).click(within(result).getByRole('button', { name: 'Fermer le résultat' }));
+    await waitFor(() => expect(screen.queryByTestId('quarantine-bulk-result')).toBeNull());
   }, 60_000);
+
+  it('an e-mail without a subject is named as such; all failed is an error', () => {
+    const subjects = new Map([
+      ['m1', null],
+      ['m2', 'Hello'],
+    ]);
+    const { outcome } = bulkSummary(
+      i18next.getFixedT('fr', 'mail'),
+      'delete',
+      [
+        { id: 'm1', status: 'failed', code: 'already_released' },
+        { id: 'm2', status: 'failed' },
+      ],
+      subjects,
+    );
+    expect(outcome).toEqual({
+      type: 'error',
+      title: '0 supprimés, 2 en échec',
+      failures: [
+        { id: 'm1', subject: null, reason: 'Cet e-mail a déjà été libéré.' },
+        { id: 'm2', subject: 'Hello', reason: 'Erreur inconnue' },
+      ],
+    });
+  });
 
   it('says all succeeded when every id was deleted', async () => {
     const { calls } = api(ITEMS.map((i) => ({ id: i.id, status: 'deleted' })));

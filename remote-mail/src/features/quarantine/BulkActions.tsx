@@ -1,43 +1,107 @@
 import { CheckCircleOutlined, DeleteOutlined } from '@ant-design/icons';
 import Button, { type ButtonProps } from 'antd/es/button';
 import Flex from 'antd/es/flex';
+import Alert from 'antd/es/alert';
 import Modal from 'antd/es/modal';
 import { errorMessageKey } from '@qc/api-client';
-import { notify } from '@qc/ui-state';
+import { notify, type Notice } from '@qc/ui-state';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { revealBidi } from '../email/bidi';
+import { failureReason } from './failure-reason';
 import { useBulkAction } from './quarantine.queries';
-import type { BulkAction, BulkItemResult } from './quarantine.types';
+import type { BulkAction, BulkItemResult, QuarantineItem } from './quarantine.types';
 
-/** Why one id failed, in words (the single-item texts where they exist, else the code itself). */
-function reason(t: TFunction<'mail'>, code: string | undefined): string {
-  if (!code) return t('quarantine.bulk.unknown_reason');
-  if (code === 'email_not_found') return t('email.not_found');
-  return t(`email.act.${code}`, { defaultValue: code });
+/** A bulk action's failures, kept on the page until the user closes them (spec §8 notices last 5 s). */
+export interface BulkOutcome {
+  type: 'warning' | 'error';
+  title: string;
+  /** Each failed e-mail: its subject (null: none) and why, in words. */
+  failures: { id: string; subject: string | null; reason: string }[];
 }
 
-/** The notice summing up a bulk result: all succeeded, or "3 released, 1 failed" with the reasons. */
-export function bulkSummary(t: TFunction<'mail'>, action: BulkAction, results: BulkItemResult[]) {
+/**
+ * A bulk result: all succeeded (a notice), or "3 released, 1 failed" with each failed e-mail named
+ * by its subject (`subjects`: the selected rows', read before the list refreshes) and its reason.
+ */
+export function bulkSummary(
+  t: TFunction<'mail'>,
+  action: BulkAction,
+  results: BulkItemResult[],
+  subjects: ReadonlyMap<string, string | null> = new Map(),
+): { notice: Notice; outcome: null } | { notice: null; outcome: BulkOutcome } {
   const failed = results.filter((r) => r.status === 'failed');
   const done = results.length - failed.length;
-  if (!failed.length) return { type: 'success' as const, title: t(`quarantine.bulk.all_${action}`, { count: done }) };
+  if (!failed.length) {
+    return { notice: { type: 'success', title: t(`quarantine.bulk.all_${action}`, { count: done }) }, outcome: null };
+  }
   return {
-    type: done ? ('warning' as const) : ('error' as const),
-    title: t(`quarantine.bulk.partial_${action}`, { done, failed: failed.length }),
-    description: failed.map((r) => `${r.id}: ${reason(t, r.code)}`).join('\n'),
+    notice: null,
+    outcome: {
+      type: done ? 'warning' : 'error',
+      title: t(`quarantine.bulk.partial_${action}`, { done, failed: failed.length }),
+      failures: failed.map((r) => ({
+        id: r.id,
+        subject: subjects.get(r.id) ?? null,
+        reason: failureReason(t, r.code),
+      })),
+    },
   };
 }
 
-/** Release / Delete of the selected rows, each behind a confirmation naming the count. */
-export function BulkActions({ ids, onDone }: { ids: string[]; onDone: () => void }) {
+/** The failures of the last bulk action, above the list: open until closed (or the next bulk action). */
+export function BulkOutcomeAlert({ outcome, onClose }: { outcome: BulkOutcome; onClose: () => void }) {
+  const { t } = useTranslation('mail');
+  return (
+    <Alert
+      type={outcome.type}
+      showIcon
+      role="alert"
+      title={outcome.title}
+      description={
+        <ul style={{ margin: 0, paddingInlineStart: 20 }}>
+          {outcome.failures.map((f) => (
+            <li key={f.id} data-testid="quarantine-bulk-failure">
+              {t('quarantine.bulk.failed_item', {
+                subject: f.subject === null ? t('no_subject') : revealBidi(f.subject),
+                reason: f.reason,
+              })}
+            </li>
+          ))}
+        </ul>
+      }
+      closable={{ onClose, 'aria-label': t('quarantine.bulk.close_result') }}
+      style={{ marginBottom: 16 }}
+      data-testid="quarantine-bulk-result"
+    />
+  );
+}
+
+/**
+ * Release / Delete of the selected rows, each behind a confirmation naming the count. A full
+ * success is a notice; failures go to `onOutcome` (null once an action fully succeeded).
+ */
+export function BulkActions({
+  items,
+  onDone,
+  onOutcome,
+}: {
+  items: readonly Pick<QuarantineItem, 'id' | 'subject'>[];
+  onDone: () => void;
+  onOutcome: (outcome: BulkOutcome | null) => void;
+}) {
   const { t } = useTranslation('mail');
   const [modal, contextHolder] = Modal.useModal();
   const bulk = useBulkAction();
+  const ids = items.map((i) => i.id);
 
   const run = async (action: BulkAction) => {
+    const subjects = new Map(items.map((i) => [i.id, i.subject]));
     try {
       const { results } = await bulk.mutateAsync({ ids, action });
-      notify(bulkSummary(t, action, results));
+      const { notice, outcome } = bulkSummary(t, action, results, subjects);
+      if (notice) notify(notice);
+      onOutcome(outcome);
       onDone();
     } catch (error) {
       notify({

@@ -12,7 +12,7 @@ import { useMemo, useState, type Key, type HTMLAttributes, type KeyboardEvent, t
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
-import { BulkActions } from './BulkActions';
+import { BulkActions, BulkOutcomeAlert, type BulkOutcome } from './BulkActions';
 import { revealBidi } from '../email/bidi';
 import { FiltersBar } from './FiltersBar';
 import { patchFilters, readFilters, toListQuery, writeFilters, type QuarantineFilters } from './quarantine.filters';
@@ -51,6 +51,7 @@ export function QuarantinePage() {
   const query = useMemo(() => toListQuery(filters, pageSize, now), [filters, pageSize, now]);
   const list = useQuarantineList(query);
   const [selected, setSelected] = useState<Key[]>([]);
+  const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
 
   const show = (next: QuarantineFilters, state: PagerState = { cursors: [] }) => {
     const search = writeFilters(next).toString();
@@ -203,7 +204,11 @@ export function QuarantinePage() {
         description={t('quarantine.description')}
         extra={
           <Flex gap={8} wrap>
-            <BulkActions ids={selected.map(String)} onDone={() => setSelected([])} />
+            <BulkActions
+              items={(list.data?.results ?? []).filter((item) => selected.includes(item.id))}
+              onDone={() => setSelected([])}
+              onOutcome={setOutcome}
+            />
             <Button
               icon={<ReloadOutlined spin={list.isFetching} />}
               onClick={() => void list.refetch()}
@@ -215,6 +220,7 @@ export function QuarantinePage() {
         }
       />
       <FiltersBar filters={filters} onChange={change} />
+      {outcome ? <BulkOutcomeAlert outcome={outcome} onClose={() => setOutcome(null)} /> : null}
       {list.isError ? (
         <PageError
           title={t('quarantine.error_title')}

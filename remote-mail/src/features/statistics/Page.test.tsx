@@ -1,5 +1,5 @@
 import type { Statistics } from '@qc/contracts';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import ExposedStatistics from '../../exposed/Statistics';
 import { currentLocation, jsonResponse, mockApi, pickOption, renderExposed, type ApiCall } from '../../test-utils';
@@ -33,7 +33,48 @@ async function chart() {
   };
 }
 
-beforeEach(() => jest.restoreAllMocks());
+/** The chart components as rendered, with their props as passed (functions included). */
+type ChartKind = 'Area' | 'Column' | 'Line' | 'Pie' | 'DualAxes';
+interface ChartProps {
+  data: { date: string; series: string; value: number }[];
+  height: number;
+  stack?: unknown;
+  group?: unknown;
+  line?: unknown;
+  legend?: unknown;
+  style?: { fillOpacity?: number };
+  axis: {
+    x: { labelAutoRotate: boolean; labelAutoHide: boolean; labelFormatter: (d: string) => string };
+    y: { tickFilter: (v: number) => boolean };
+  };
+  tooltip: { title: (d: { date: string }) => string };
+  scale: { y?: { key?: string }; color: { domain?: string[]; range: string[] } };
+  children?: {
+    type: string;
+    data: ChartProps['data'];
+    colorField: string;
+    scale: { y: { independent: boolean } };
+    axis?: { y?: unknown };
+  }[];
+}
+const charts = jest.requireActual<Record<ChartKind, (p: ChartProps) => unknown>>('@ant-design/charts');
+let rendered: { kind: ChartKind; props: ChartProps }[] = [];
+const lastRendered = (kind: ChartKind) => rendered.filter((r) => r.kind === kind).at(-1)?.props;
+
+beforeEach(() => {
+  jest.restoreAllMocks();
+  rendered = [];
+  for (const kind of ['Area', 'Column', 'Line', 'Pie', 'DualAxes'] as const) {
+    const stub = charts[kind];
+    jest.spyOn(charts, kind).mockImplementation((props) => {
+      rendered.push({ kind, props });
+      return stub(props);
+    });
+  }
+});
+
+// antd's light theme tokens: colorWarning, colorSuccess, colorError (the totals cards' colours).
+const SERIES_COLORS = ['#faad14', '#52c41a', '#ff4d4f'];
 
 describe('statistics page', () => {
   it('shows the totals, the risk breakdown and a lazy area chart of the last 7 days by default', async () => {
@@ -57,24 +98,118 @@ describe('statistics page', () => {
     );
   }, 60_000);
 
-  it('range, period and chart type selectors change the request and the chart', async () => {
+  it('draws the areas overlaid, not stacked: released and deleted are not added to quarantined', async () => {
+    mockApi(() => jsonResponse(200, STATS));
+    renderExposed('statistics', <ExposedStatistics />);
+    await chart();
+    const area = lastRendered('Area')!;
+    expect(area.stack).toBeUndefined();
+    // See-through fills, each outlined by its line, in the totals cards' colours.
+    expect(area.style?.fillOpacity).toBeLessThan(0.5);
+    expect(area.line).toBeDefined();
+    expect(area.scale.color).toEqual({ domain: ['En quarantaine', 'Libérés', 'Supprimés'], range: SERIES_COLORS });
+    expect(screen.getByTestId('statistics-series-note')).toHaveTextContent('le jour de leur réception');
+  }, 60_000);
+
+  it('formats the days in the language: the range sentence, the axis labels (never rotated) and the tooltips', async () => {
+    mockApi(() => jsonResponse(200, STATS));
+    renderExposed('statistics', <ExposedStatistics />);
+    await chart();
+    expect(screen.getByTestId('statistics-range-shown')).toHaveTextContent(
+      'Du 15 nov. 2026 au 21 nov. 2026 (jours UTC)',
+    );
+    const { axis, tooltip } = lastRendered('Area')!;
+    expect(axis.x.labelAutoRotate).toBe(false);
+    expect(axis.x.labelAutoHide).toBe(true);
+    expect(axis.x.labelFormatter('2026-11-16')).toBe('16 nov.');
+    expect(axis.x.labelFormatter('2026-01-01')).toBe('1 janv.'); // a UTC day, whatever the zone
+    expect(tooltip.title({ date: '2026-11-21' })).toBe('21 nov. 2026');
+    expect([0, 0.5, 1, 1.5, 2].filter(axis.y.tickFilter)).toEqual([0, 1, 2]);
+
+    const { i18next } = await import('@qc/i18n');
+    await act(() => i18next.changeLanguage('en'));
+    try {
+      await waitFor(() =>
+        expect(screen.getByTestId('statistics-range-shown')).toHaveTextContent(
+          'From Nov 15, 2026 to Nov 21, 2026 (UTC days)',
+        ),
+      );
+      expect(lastRendered('Area')!.axis.x.labelFormatter('2026-11-16')).toBe('Nov 16');
+    } finally {
+      await act(() => i18next.changeLanguage('fr'));
+    }
+  }, 60_000);
+
+  it('one period control holds the ranges and the chart periods; the chart type is kept in the URL', async () => {
     const { calls } = mockApi(() => jsonResponse(200, STATS));
     renderExposed('statistics', <ExposedStatistics />);
     await chart();
     const user = userEvent.setup({ delay: null });
+    expect(screen.queryByLabelText('Période du graphique')).toBeNull();
+    expect(within(screen.getByTestId('statistics-controls')).getAllByRole('combobox')).toHaveLength(2);
+
+    await user.click(screen.getByLabelText('Période'));
+    const listbox = document.querySelector<HTMLElement>('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')!;
+    expect(Array.from(listbox.querySelectorAll('.ant-select-item-option'), (o) => o.getAttribute('title'))).toEqual([
+      '2 derniers jours',
+      '7 derniers jours',
+      '30 derniers jours',
+      '3 derniers mois',
+      '180 derniers jours',
+      '365 derniers jours',
+      'Personnalisée…',
+    ]);
+    await user.keyboard('{Escape}');
 
     await pickOption(user, 'Période', '3 derniers mois');
     await waitFor(() => expect(lastQuery(calls)).toEqual({ days: '90' }));
-    await pickOption(user, 'Période du graphique', '365 jours');
+    await pickOption(user, 'Période', '2 derniers jours');
+    await waitFor(() => expect(lastQuery(calls)).toEqual({ days: '2' }));
+    await pickOption(user, 'Période', '365 derniers jours');
     await waitFor(() => expect(lastQuery(calls)).toEqual({ days: '365' }));
     expect(currentLocation()).toBe('/statistics?days=365');
+    expect(screen.getByLabelText('Période').closest('.ant-select')).toHaveTextContent('365 derniers jours');
 
     await pickOption(user, 'Type de graphique', 'Barres');
     await waitFor(async () => expect((await chart()).kind).toBe('Column'));
-    await pickOption(user, 'Type de graphique', 'Composé');
-    await waitFor(async () => expect((await chart()).kind).toBe('DualAxes'));
-    expect((await chart()).props.children.map((c) => c.type)).toEqual(['interval', 'line']);
+    expect(lastRendered('Column')!.group).toBe(true);
+    // No request for a chart type change.
+    expect(statsCalls(calls).filter((c) => c.query.get('days') === '365')).toHaveLength(1);
+  }, 60_000);
 
+  it('the composed chart: bars and lines on one shared y axis, with a legend and a colour per series', async () => {
+    mockApi(() => jsonResponse(200, STATS));
+    renderExposed('statistics', <ExposedStatistics />, '/statistics?type=composed');
+    expect((await chart()).kind).toBe('DualAxes');
+    const { children, scale, axis } = lastRendered('DualAxes')!;
+    expect(children!.map((c) => c.type)).toEqual(['interval', 'line']);
+    // One y scale for both (DualAxes makes them independent unless told), one y axis drawn.
+    expect(scale.y?.key).toBe('count');
+    expect(children!.map((c) => c.scale.y.independent)).toEqual([false, false]);
+    expect(children!.map((c) => c.axis?.y)).toEqual([undefined, undefined]); // the shared scale's one axis
+    // Coloured by series (hence a legend): three distinct theme colours.
+    expect(children!.map((c) => c.colorField)).toEqual(['series', 'series']);
+    expect(children![0]!.data.map((d) => d.series)).toEqual(['En quarantaine', 'En quarantaine']);
+    expect(new Set(children![1]!.data.map((d) => d.series))).toEqual(new Set(['Libérés', 'Supprimés']));
+    expect(scale.color).toEqual({ domain: ['En quarantaine', 'Libérés', 'Supprimés'], range: SERIES_COLORS });
+    expect(axis.x.labelAutoRotate).toBe(false);
+  }, 60_000);
+
+  it('the pie shows a whole: the releases and deletions of the period, or the risk levels', async () => {
+    mockApi(() => jsonResponse(200, STATS));
+    renderExposed('statistics', <ExposedStatistics />, '/statistics?type=pie');
+    const pie = await chart();
+    expect(pie.kind).toBe('Pie');
+    expect(pie.props.innerRadius).toBe(0);
+    // Not quarantined + released + deleted (released and deleted are not parts of quarantined).
+    expect(pie.props.data).toEqual([
+      { name: 'Libérés', value: 3 },
+      { name: 'Supprimés', value: 2 },
+    ]);
+    expect(screen.getByTestId('statistics-pie-caption')).toHaveTextContent(
+      'E-mails libérés ou supprimés pendant la période, quel que soit le jour de leur mise en quarantaine.',
+    );
+    const user = userEvent.setup({ delay: null });
     await pickOption(user, 'Type de graphique', 'Anneau');
     await pickOption(user, 'Données du camembert', 'Niveaux de risque');
     await waitFor(async () => expect((await chart()).props.data).toHaveLength(4));
@@ -87,9 +222,16 @@ describe('statistics page', () => {
       { name: 'Élevé', value: 3 },
       { name: 'Critique', value: 4 },
     ]);
-    expect(currentLocation()).toBe('/statistics?days=365&type=donut&pie=risk');
-    // No request for a chart type change.
-    expect(statsCalls(calls).filter((c) => c.query.get('days') === '365')).toHaveLength(1);
+    expect(screen.getByTestId('statistics-pie-caption')).toHaveTextContent('par niveau de risque');
+    expect(currentLocation()).toBe('/statistics?type=donut&pie=risk');
+  }, 60_000);
+
+  it('a pie with nothing to show says so', async () => {
+    const none = { ...STATS, totals: { quarantined: 10, released: 0, deleted: 0 } };
+    mockApi(() => jsonResponse(200, none));
+    renderExposed('statistics', <ExposedStatistics />, '/statistics?type=pie');
+    expect(await screen.findByText('Aucun e-mail libéré ni supprimé sur cette période.')).toBeInTheDocument();
+    expect(screen.queryByTestId('chart-stub')).toBeNull();
   }, 60_000);
 
   it('a custom range asks for date_from and date_to', async () => {
@@ -98,6 +240,14 @@ describe('statistics page', () => {
     expect((await chart()).kind).toBe('Line');
     expect(lastQuery(calls)).toEqual({ date_from: '2026-10-01', date_to: '2026-10-31' });
     expect(await screen.findAllByTestId('quarantine-filter-range', {}, { timeout: 10_000 })).toHaveLength(2);
+    expect(screen.getByLabelText('Période').closest('.ant-select')).toHaveTextContent('Personnalisée…');
+  }, 60_000);
+
+  it('leaves room under the chart for the floating feedback button', async () => {
+    mockApi(() => jsonResponse(200, STATS));
+    renderExposed('statistics', <ExposedStatistics />);
+    await chart();
+    expect(screen.getByTestId('statistics-page')).toHaveStyle({ paddingBottom: '48px' });
   }, 60_000);
 
   it('shows the empty and the error states', async () => {

@@ -16,8 +16,8 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Field } from '../quarantine/FiltersBar';
 import { RISK_COLORS } from './risk-colors';
 import { useStatistics } from './statistics.queries';
+import { formatDay } from './statistics.format';
 import {
-  CHART_PERIODS,
   CHART_TYPES,
   daysOfRange,
   PIE_DATAS,
@@ -48,7 +48,8 @@ const RISK_KEYS = Object.keys(RISK_COLORS) as (keyof RiskCounts)[];
 
 /** Spec §9 `statistics`: counts over a period, a chart of several types and the risk-level breakdown. */
 export function StatisticsPage() {
-  const { t } = useTranslation('mail');
+  const { t, i18n } = useTranslation('mail');
+  const lang = i18n.resolvedLanguage ?? i18n.language;
   const token = useThemeToken();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -75,7 +76,9 @@ export function StatisticsPage() {
     Object.values(data.risk).every((n) => n === 0);
 
   return (
-    <section aria-labelledby="statistics-title" data-testid="statistics-page">
+    // Bottom room for the shell's floating feedback button (40 px, 24 px from the corner, in the
+    // content's 24 px margin): scrolled to the end, the chart's bottom right is not under it.
+    <section aria-labelledby="statistics-title" data-testid="statistics-page" style={{ paddingBottom: 48 }}>
       <PageHeader
         title={<span id="statistics-title">{t('statistics.title')}</span>}
         description={t('statistics.description')}
@@ -90,7 +93,7 @@ export function StatisticsPage() {
         }
       />
       <Flex wrap gap={12} align="flex-end" style={{ marginBottom: 16 }} data-testid="statistics-controls">
-        <Field id={id('range')} label={t('statistics.range')} width={200}>
+        <Field id={id('range')} label={t('statistics.range')} width={210}>
           <Select<StatisticsRange>
             id={id('range')}
             value={rangeOf(view)}
@@ -111,15 +114,6 @@ export function StatisticsPage() {
             </Suspense>
           </Field>
         ) : null}
-        <Field id={id('period')} label={t('statistics.period')} width={170}>
-          <Select<number>
-            id={id('period')}
-            value={view.from ? undefined : view.days}
-            onChange={(days) => change({ days: days as StatisticsView['days'], from: '', to: '' })}
-            options={CHART_PERIODS.map((n) => ({ value: n, label: t('statistics.period_days', { count: n }) }))}
-            data-testid="statistics-period"
-          />
-        </Field>
         <Field id={id('type')} label={t('statistics.chart_type')} width={170}>
           <Select<ChartType>
             id={id('type')}
@@ -152,7 +146,10 @@ export function StatisticsPage() {
       ) : (
         <Flex vertical gap={16}>
           <Typography.Text type="secondary" data-testid="statistics-range-shown">
-            {t('statistics.range_shown', { from: data.range.from, to: data.range.to })}
+            {t('statistics.range_shown', {
+              from: formatDay(data.range.from, lang),
+              to: formatDay(data.range.to, lang),
+            })}
           </Typography.Text>
           <Row gutter={[16, 16]} role="list" aria-label={t('statistics.totals_label')}>
             {TOTALS.map(({ key, icon, color }) => (

@@ -1,39 +1,62 @@
 import { Area, Column, DualAxes, Line, Pie } from '@ant-design/charts';
+import Flex from 'antd/es/flex';
+import Typography from 'antd/es/typography';
 import type { Statistics } from '@qc/contracts';
+import { PageEmpty, useThemeToken } from '@qc/ui';
 import { useTheme } from '@qc/ui-state';
 import { useTranslation } from 'react-i18next';
 import { RISK_COLORS } from './risk-colors';
+import { formatDay } from './statistics.format';
 import type { ChartType, PieData } from './statistics.view';
 
 const SERIES = ['quarantined', 'released', 'deleted'] as const;
+type Series = (typeof SERIES)[number];
+/** Each series in the colour of its totals card (antd tokens: the current theme's, light or dark). */
+const SERIES_TOKENS = { quarantined: 'colorWarning', released: 'colorSuccess', deleted: 'colorError' } as const;
 
 export interface StatisticsChartProps {
   type: ChartType;
   data: Statistics;
   pie?: PieData;
-  /** Only the quarantined series (the dashboard's trend). */
+  /** Only the quarantined series (the dashboard's trend): no legend. */
   quarantinedOnly?: boolean;
   height?: number;
 }
 
 /**
  * The charts (a chunk of its own, always lazy: @ant-design/charts weighs ~430 KB gzip). Themed from
- * @qc/ui-state: 'classicDark' when the resolved mode is dark (DESIGN §3).
+ * @qc/ui-state: 'classicDark' when the resolved mode is dark (DESIGN §3); series colours are the
+ * antd tokens of that theme.
+ *
+ * The day series are drawn overlaid, never stacked: released and deleted are counted on the day of
+ * the action, quarantined on the day the mail came in, so summing them means nothing.
  */
 export default function StatisticsChart({
   type,
   data,
-  pie = 'totals',
+  pie = 'actions',
   quarantinedOnly,
   height = 320,
 }: StatisticsChartProps) {
-  const { t } = useTranslation('mail');
+  const { t, i18n } = useTranslation('mail');
+  const lang = i18n.resolvedLanguage ?? i18n.language;
+  const token = useThemeToken();
   const theme = useTheme((s) => s.resolved) === 'dark' ? 'classicDark' : 'classic';
-  const series = quarantinedOnly ? SERIES.slice(0, 1) : SERIES;
-  const long = data.days.flatMap((d) =>
-    series.map((s) => ({ date: d.date, series: t(`statistics.series.${s}`), value: d[s] })),
-  );
-  const common = { theme, height, autoFit: true };
+  const label = (s: Series) => t(`statistics.series.${s}`);
+  const colorOf = (list: readonly Series[]) => ({
+    domain: list.map(label),
+    range: list.map((s) => token[SERIES_TOKENS[s]]),
+  });
+  const long = (list: readonly Series[]) =>
+    data.days.flatMap((d) => list.map((s) => ({ date: d.date, series: label(s), value: d[s] })));
+  // Short day labels, never rotated (a rotated label eats the plot): those that would overlap are
+  // hidden. Counts are whole numbers: no 0.5 ticks. Room on the right for the last day's label.
+  const axis = {
+    x: { labelAutoRotate: false, labelAutoHide: true, labelFormatter: (d: string) => formatDay(d, lang, 'short') },
+    y: { tickFilter: (v: number) => Number.isInteger(v) },
+  };
+  const tooltip = { title: (d: { date: string }) => formatDay(d.date, lang) };
+  const common = { theme, height, autoFit: true, marginRight: 32 };
 
   if (type === 'pie' || type === 'donut') {
     const slices =
@@ -42,38 +65,85 @@ export default function StatisticsChart({
             name: t(`statistics.risk_levels.${k}`),
             value: data.risk[k],
           }))
-        : SERIES.map((s) => ({ name: t(`statistics.series.${s}`), value: data.totals[s] }));
+        : (['released', 'deleted'] as const).map((s) => ({ name: label(s), value: data.totals[s] }));
+    const color =
+      pie === 'risk' ? { range: Object.values(RISK_COLORS) } : { range: [token.colorSuccess, token.colorError] };
     return (
-      <Pie
-        {...common}
-        data={slices}
-        angleField="value"
-        colorField="name"
-        innerRadius={type === 'donut' ? 0.6 : 0}
-        {...(pie === 'risk' ? { scale: { color: { range: Object.values(RISK_COLORS) } } } : {})}
-      />
+      <Flex vertical gap={8}>
+        <Typography.Text type="secondary" data-testid="statistics-pie-caption">
+          {t(`statistics.pie_captions.${pie}`)}
+        </Typography.Text>
+        {slices.every((s) => s.value === 0) ? (
+          <PageEmpty description={t(`statistics.pie_empty.${pie}`)} />
+        ) : (
+          <Pie
+            {...common}
+            data={slices}
+            angleField="value"
+            colorField="name"
+            innerRadius={type === 'donut' ? 0.6 : 0}
+            scale={{ color }}
+          />
+        )}
+      </Flex>
     );
   }
-  if (type === 'composed') {
-    const rows = data.days.map((d) => ({ ...d }));
-    return (
-      <DualAxes
-        {...common}
-        data={rows}
-        xField="date"
-        children={[
-          { type: 'interval', yField: 'quarantined', axis: { y: { title: t('statistics.series.quarantined') } } },
-          {
-            type: 'line',
-            yField: 'released',
-            axis: { y: { position: 'right', title: t('statistics.series.released') } },
-          },
-        ]}
-      />
-    );
-  }
-  const props = { ...common, data: long, xField: 'date', yField: 'value', colorField: 'series' };
-  if (type === 'bar') return <Column {...props} group />;
-  if (type === 'line') return <Line {...props} />;
-  return <Area {...props} stack />;
+
+  const chart = (() => {
+    if (type === 'composed') {
+      // Bars and lines of the same counts: one shared y scale (DualAxes gives each child its own by
+      // default), hence one y axis, and a legend naming the three series.
+      const shared = { independent: false };
+      return (
+        <DualAxes
+          {...common}
+          xField="date"
+          axis={axis}
+          tooltip={tooltip}
+          scale={{ y: { key: 'count' }, color: colorOf(SERIES) }}
+          children={[
+            {
+              type: 'interval',
+              data: long(['quarantined']),
+              yField: 'value',
+              colorField: 'series',
+              scale: { y: shared },
+            },
+            {
+              type: 'line',
+              data: long(['released', 'deleted']),
+              yField: 'value',
+              colorField: 'series',
+              scale: { y: shared },
+            },
+          ]}
+        />
+      );
+    }
+    const series = quarantinedOnly ? SERIES.slice(0, 1) : SERIES;
+    const props = {
+      ...common,
+      data: long(series),
+      xField: 'date',
+      yField: 'value',
+      colorField: 'series',
+      axis,
+      tooltip,
+      scale: { color: colorOf(series) },
+      ...(quarantinedOnly ? { legend: false as const } : {}),
+    };
+    if (type === 'bar') return <Column {...props} group />;
+    if (type === 'line') return <Line {...props} />;
+    // Overlaid areas: see-through, each outlined by its line.
+    return <Area {...props} style={{ fillOpacity: 0.2 }} line={{}} />;
+  })();
+  if (quarantinedOnly) return chart;
+  return (
+    <Flex vertical gap={8}>
+      {chart}
+      <Typography.Text type="secondary" data-testid="statistics-series-note">
+        {t('statistics.series_note')}
+      </Typography.Text>
+    </Flex>
+  );
 }

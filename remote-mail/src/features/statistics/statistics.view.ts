@@ -5,17 +5,39 @@ export const CHART_PERIODS = [2, 7, 30, 90, 180, 365] as const satisfies readonl
 type Covers<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : never;
 const _covered: Covers<StatisticsPeriod, (typeof CHART_PERIODS)[number]> = true;
 
-export const RANGES = ['last_7_days', 'last_30_days', 'last_3_months', 'custom'] as const;
+/**
+ * The one period control: the spec's statistics ranges (last 7 days, last 30 days, last 3 months,
+ * custom) and its chart periods (2, 7, 30, 90, 180, 365 days) are the same thing, the last N days
+ * asked of the api, so they are one list. Every preset is a chart period (`days`).
+ */
+export const RANGES = [
+  'last_2_days',
+  'last_7_days',
+  'last_30_days',
+  'last_3_months',
+  'last_180_days',
+  'last_365_days',
+  'custom',
+] as const;
 export type StatisticsRange = (typeof RANGES)[number];
 const RANGE_DAYS: Record<Exclude<StatisticsRange, 'custom'>, StatisticsPeriod> = {
+  last_2_days: 2,
   last_7_days: 7,
   last_30_days: 30,
   last_3_months: 90,
+  last_180_days: 180,
+  last_365_days: 365,
 };
+const _everyPeriod: Covers<(typeof CHART_PERIODS)[number], (typeof RANGE_DAYS)[keyof typeof RANGE_DAYS]> = true;
 
 export const CHART_TYPES = ['area', 'bar', 'line', 'pie', 'donut', 'composed'] as const;
 export type ChartType = (typeof CHART_TYPES)[number];
-export const PIE_DATAS = ['totals', 'risk'] as const;
+/**
+ * What a pie shows, each a whole: `actions`, the releases and deletions made in the range (the api
+ * counts them on the day of the action, whatever day the mail came in, so they are not parts of
+ * that range's quarantined mail); `risk`, the mail quarantined in the range by risk level.
+ */
+export const PIE_DATAS = ['actions', 'risk'] as const;
 export type PieData = (typeof PIE_DATAS)[number];
 
 /** What the statistics page shows, in the URL: `days` or a custom `from`..`to`, chart type, pie data. */
@@ -33,7 +55,7 @@ export const DEFAULT_VIEW: Readonly<StatisticsView> = Object.freeze({
   from: '',
   to: '',
   type: 'area',
-  pie: 'totals',
+  pie: 'actions',
 });
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -66,10 +88,10 @@ export function writeView(v: StatisticsView): URLSearchParams {
   return params;
 }
 
-/** The range selector's value: a custom range, a preset matching `days`, or none (another period). */
-export function rangeOf(v: StatisticsView): StatisticsRange | undefined {
+/** The period selector's value: a custom range, or the preset of `days` (every chart period has one). */
+export function rangeOf(v: StatisticsView): StatisticsRange {
   if (v.from) return 'custom';
-  return (Object.keys(RANGE_DAYS) as (keyof typeof RANGE_DAYS)[]).find((r) => RANGE_DAYS[r] === v.days);
+  return (Object.keys(RANGE_DAYS) as (keyof typeof RANGE_DAYS)[]).find((r) => RANGE_DAYS[r] === v.days)!;
 }
 
 export function daysOfRange(range: Exclude<StatisticsRange, 'custom'>): StatisticsPeriod {
