@@ -213,7 +213,7 @@ export function retryStableBytes(raw: Buffer, uuid: string): Buffer {
   const text = raw.toString('latin1'); // one char per byte: offsets are byte offsets
   const match = /\r?\n\r?\n/.exec(text);
   if (!match) return raw;
-  const fields = text.slice(0, match.index + 2).split(/\r?\n(?![ \t])/); // folded lines stay in their field
+  const fields = text.slice(0, match.index).split(/\r?\n(?![ \t])/); // folded lines stay in their field
   const kept = fields.filter((f) => !/^X-Rspamd-/i.test(f) && !(uuid && f.includes(uuid)));
   if (kept.length === fields.length) return raw;
   return Buffer.concat([Buffer.from(kept.join('\r\n'), 'latin1'), raw.subarray(match.index)]);

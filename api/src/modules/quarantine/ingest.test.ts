@@ -11,6 +11,7 @@ import {
   recount,
   uniqueUuid,
 } from '../../test/quarantine';
+import { retryStableBytes } from './ingest.service';
 import { DuplicateMessageError, insertQuarantinedMessages } from './quarantine.repository';
 
 let t: TestApp;
@@ -287,6 +288,17 @@ describe('idempotency', () => {
     expect((await ingest(t, { ...m, uuid: other }, changed)).statusCode).toBe(201);
     // The stored bytes are what was posted, Received line included.
     expect((await rawOf(first.json().id)).toString()).toContain(`ESMTP id ${m.uuid as string}`);
+  });
+
+  test('retryStableBytes: the sender’s bytes exactly, without the attempt’s Received and X-Rspamd-* fields', () => {
+    const sender = mime({ subject: 'exact' });
+    const posted = Buffer.concat([
+      Buffer.from('Received: from mx (192.0.2.9)\r\n\tby haraka with ESMTP id ABC-1.1; now\r\n'),
+      Buffer.from('X-Rspamd-Score: 15\r\nX-Rspamd-Bar: +++\r\n'),
+      sender,
+    ]);
+    expect(retryStableBytes(posted, 'ABC-1.1').equals(sender)).toBe(true);
+    expect(retryStableBytes(sender, 'ABC-1.1')).toBe(sender); // nothing to strip: the same buffer
   });
 
   test('concurrent posts of one uuid store it once', async () => {
