@@ -6,6 +6,7 @@ import { listHistoryQuery } from '../modules/history/history.repository';
 import {
   firstRecipientsQuery,
   visibleRecipientsQuery,
+  listPageQuery,
   listKeysQuery,
   statusCountsQuery,
   textHitsQuery,
@@ -241,6 +242,17 @@ describe.each([
           expectPgIndex(plan, pgIndex);
         }
       }
+    }
+  });
+
+  test('a page’s messages are read by primary key after the keyset walk (no scan, no second sort of the table)', async () => {
+    const plan = await explain(listPageQuery(handle.db, scope, { statuses: [...HELD] }, null, 51));
+    if (sqlite()) {
+      expect(plan.text).toMatch(new RegExp(`USING COVERING INDEX ${index}\\b`));
+      expect(plan.text).toMatch(/SEARCH m USING INDEX sqlite_autoindex_quarantine_messages_1 \(id=\?\)/);
+      expect(plan.text).not.toMatch(/SCAN m\b/);
+    } else {
+      expectPgIndex(plan, pgIndex, 'quarantine_messages_pkey');
     }
   });
 

@@ -334,30 +334,38 @@ export const TRIGRAM_MIN = 3;
 export const HITS_FIRST_MAX = 2000;
 
 /**
- * One keyset page of message keys the caller may see, newest first: (received_at, id) strictly
+ * One keyset page of the messages the caller may see, newest first: (received_at, id) strictly
  * after `after`. Driven by the scope's index on quarantine_recipients ((recipient|domain|-),
  * received_at DESC, message_id DESC, status); message filters join quarantine_messages. No OFFSET,
  * no count. A text search of 3+ characters first asks the trigram index (FTS5 on SQLite, pg_trgm
  * GIN on PostgreSQL) for at most HITS_FIRST_MAX + 1 hits: few hits are read by primary key and
  * sorted; many are matched row by row along the keyset scan (which stops after one page).
  */
-export async function listKeys(
+export async function listPage(
   db: DbExecutor,
   scope: Scope,
   f: ListFilters,
   after: ListKey | null,
   limit: number,
-): Promise<ListKey[]> {
+): Promise<ListMessageRow[]> {
   if (f.q !== undefined && f.q.length >= TRIGRAM_MIN && !f.textIds) {
     const hits = await textHitIds(db, scope, f.q, HITS_FIRST_MAX);
     if (hits.complete && !hits.ids.length) return [];
     if (hits.complete) f = { ...f, textIds: hits.ids };
   }
-  const { rows } = await listKeysQuery(db, scope, f, after, limit).execute(db);
-  return rows.map((r) => ({ received_at: Number(r.received_at), message_id: r.message_id }));
+  const { rows } = await listPageQuery(db, scope, f, after, limit).execute(db);
+  return rows.map((r) => ({ ...r, received_at: Number(r.received_at) }));
 }
 
-/** The SQL of listKeys (exported for the query-plan test). */
+/** The page's keys, then their messages by primary key: one statement, one round trip (query-plan test). */
+export function listPageQuery(db: DbExecutor, scope: Scope, f: ListFilters, after: ListKey | null, limit: number) {
+  return sql<ListMessageRow>`select m.id, m.received_at, m.sender, m.subject, m.score, m.action, m.size,
+      m.recipient_count
+    from (${listKeysQuery(db, scope, f, after, limit)}) k join quarantine_messages m on m.id = k.message_id
+    order by k.received_at desc, k.message_id desc`;
+}
+
+/** The keys of listPage's page (exported for the query-plan test). */
 export function listKeysQuery(
   db: DbExecutor,
   scope: Scope,
@@ -459,15 +467,6 @@ export type ListMessageRow = Pick<
   QuarantineMessagesTable,
   'id' | 'received_at' | 'sender' | 'subject' | 'score' | 'action' | 'size' | 'recipient_count'
 >;
-
-export async function listMessages(db: DbExecutor, ids: string[]): Promise<ListMessageRow[]> {
-  if (!ids.length) return [];
-  return db
-    .selectFrom('quarantine_messages')
-    .select(['id', 'received_at', 'sender', 'subject', 'score', 'action', 'size', 'recipient_count'])
-    .where('id', 'in', ids)
-    .execute();
-}
 
 /**
  * Every recipient row the caller sees of the given messages, by primary key, in (message, address)

@@ -24,8 +24,7 @@ import {
   firstRecipients,
   hasRaw,
   lastDelivery,
-  listKeys,
-  listMessages,
+  listPage,
   visibleRecipients,
   type ListMessageRow,
   type RecipientRow,
@@ -192,10 +191,8 @@ export async function listQuarantine(
     dateTo: dateBound(query.date_to, true),
   };
   const after = query.cursor ? decodeCursor(query.cursor) : null;
-  const keys = scope.kind === 'none' ? [] : await listKeys(deps.db, scope, filters, after, query.page_size + 1);
-  const page = keys.slice(0, query.page_size);
-  const ids = page.map((k) => k.message_id);
-  const messages = await listMessages(deps.db, ids);
+  const rows = scope.kind === 'none' ? [] : await listPage(deps.db, scope, filters, after, query.page_size + 1);
+  const messages = rows.slice(0, query.page_size);
   // Nearly every message has a few recipients: all their visible rows are read in one query and
   // counted here. The rare message to many is read bounded (first rows, counts by status).
   const staleBefore = Date.now() - RELEASE_STALE_MS;
@@ -221,30 +218,26 @@ export async function listQuarantine(
   ]);
   const recipients = [...fewRows, ...manyRows];
   const counts = [...countStatuses(fewRows, staleBefore), ...manyCounts];
-  const byId = new Map(messages.map((m) => [m.id, m]));
   const countsOf = groupBy(counts, (c) => c.message_id);
   const recipientsOf = groupBy(recipients, (r) => r.message_id);
-  const results = page.flatMap((key) => {
-    const m = byId.get(key.message_id);
-    if (!m) return [];
+  const results = messages.map((m) => {
     const summary = summarize(countsOf.get(m.id) ?? []);
-    return [
-      {
-        id: m.id,
-        received_at: iso(Number(m.received_at)),
-        sender: m.sender,
-        recipients: (recipientsOf.get(m.id) ?? []).map((r) => r.recipient),
-        recipient_count: summary.total,
-        subject: m.subject,
-        score: m.score === null ? null : Number(m.score),
-        action: m.action,
-        status: summary.view,
-        size: Number(m.size),
-      },
-    ];
+    return {
+      id: m.id,
+      received_at: iso(Number(m.received_at)),
+      sender: m.sender,
+      recipients: (recipientsOf.get(m.id) ?? []).map((r) => r.recipient),
+      recipient_count: summary.total,
+      subject: m.subject,
+      score: m.score === null ? null : Number(m.score),
+      action: m.action,
+      status: summary.view,
+      size: Number(m.size),
+    };
   });
-  const last = page[page.length - 1];
-  return { results, next_cursor: keys.length > query.page_size && last ? encodeCursor(last) : null };
+  const last = messages[messages.length - 1];
+  const next = rows.length > query.page_size && last ? { received_at: last.received_at, message_id: last.id } : null;
+  return { results, next_cursor: next ? encodeCursor(next) : null };
 }
 
 function parseJsonArray<T>(text: string | null): T[] {

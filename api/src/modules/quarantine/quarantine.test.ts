@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { bearer, createTestApp, usingPostgres, type TestApp } from '../../test/helpers';
 import { ingestOk, INGEST_TOKEN, meta, mime, startSink, type Sink } from '../../test/quarantine';
-import { listKeys, listKeysQuery, textHitIds, type Scope } from './quarantine.repository';
+import { listPage, listKeysQuery, textHitIds, type Scope } from './quarantine.repository';
 
 let t: TestApp;
 let sink: Sink;
@@ -216,16 +216,12 @@ describe('filters', () => {
     ];
     for (const scope of scopes) {
       for (const q of ['invoice', 'bob@a', 'Bulk', 'ok.example']) {
-        const hitsFirst = await listKeys(t.db, scope, { statuses: null, q }, null, 100);
+        const hitsFirst = await listPage(t.db, scope, { statuses: null, q }, null, 100);
         const { rows } = await listKeysQuery(t.db, scope, { statuses: null, q }, null, 100).execute(t.db);
-        expect([scope.kind, q, rows.map((r) => r.message_id)]).toEqual([
-          scope.kind,
-          q,
-          hitsFirst.map((k) => k.message_id),
-        ]);
+        expect([scope.kind, q, rows.map((r) => r.message_id)]).toEqual([scope.kind, q, hitsFirst.map((m) => m.id)]);
       }
     }
-    expect((await listKeys(t.db, { kind: 'all' }, { statuses: null, q: 'Bulk' }, null, 100)).length).toBe(6);
+    expect((await listPage(t.db, { kind: 'all' }, { statuses: null, q: 'Bulk' }, null, 100)).length).toBe(6);
     // Over the limit, the trigram probe gives up (and the row-by-row path is used).
     expect(await textHitIds(t.db, { kind: 'all' }, 'Bulk', 3)).toEqual({ ids: [], complete: false });
     expect((await textHitIds(t.db, { kind: 'all' }, 'Bulk', 6)).complete).toBe(true);
