@@ -1,6 +1,4 @@
-import { createTestEnv } from '../test/helpers'; // first: it makes jest able to load kysely
-import { loadConfig } from '../config';
-import { rebuildStatistics } from '../modules/statistics/statistics.repository';
+// First: the test helpers it loads make jest able to load kysely.
 import {
   D1,
   DAY,
@@ -9,13 +7,12 @@ import {
   FIXTURE_RECIPIENTS,
   insertFixture,
   migratorFor as migrator,
+  withEmptyDatabase,
 } from '../test/migrations';
-import { openDatabase } from './database';
+import { rebuildStatistics } from '../modules/statistics/statistics.repository';
 
-test('0004 backfills the per-day statistics from the rows stored before it, and can be undone', async () => {
-  const env = await createTestEnv();
-  const handle = openDatabase(loadConfig(env.env, env.tmpDir).database);
-  try {
+test('0004 backfills the per-day statistics from the rows stored before it, and can be undone', () =>
+  withEmptyDatabase(async (handle) => {
     const m = await migrator(handle);
     expect((await m.migrateTo('0003_quarantine')).error).toBeUndefined();
     // Rows as issue 4 stored them: two days, three statuses, one message without a score.
@@ -40,8 +37,4 @@ test('0004 backfills the per-day statistics from the rows stored before it, and 
     expect(tables).not.toContain('job_locks');
     expect((await m.migrateTo('0004_statistics_retention')).error).toBeUndefined();
     expect(await daily(handle)).toEqual(backfilled);
-  } finally {
-    await handle.close();
-    await env.cleanup();
-  }
-});
+  }));

@@ -1,6 +1,4 @@
-import { createTestEnv } from '../test/helpers'; // first: it makes jest able to load kysely
-import { loadConfig } from '../config';
-import { rebuildStatistics } from '../modules/statistics/statistics.repository';
+// First: the test helpers it loads make jest able to load kysely.
 import {
   D1,
   DAY,
@@ -9,13 +7,12 @@ import {
   FIXTURE_RECIPIENTS,
   insertFixture,
   migratorFor as migrator,
+  withEmptyDatabase,
 } from '../test/migrations';
-import { openDatabase } from './database';
+import { rebuildStatistics } from '../modules/statistics/statistics.repository';
 
-test('0005 backfills each recipient’s days (the same as a rebuild), and can be undone', async () => {
-  const env = await createTestEnv();
-  const handle = openDatabase(loadConfig(env.env, env.tmpDir).database);
-  try {
+test('0005 backfills each recipient’s days (the same as a rebuild), and can be undone', () =>
+  withEmptyDatabase(async (handle) => {
     const m = await migrator(handle);
     expect((await m.migrateTo('0004_statistics_retention')).error).toBeUndefined();
     // Rows as issue 5 stored them (with its rollup kept): two days, three statuses, a message without a score.
@@ -46,8 +43,4 @@ test('0005 backfills each recipient’s days (the same as a rebuild), and can be
     expect(await daily(handle)).toEqual(before);
     expect((await m.migrateTo('0005_recipient_statistics')).error).toBeUndefined();
     expect(await daily(handle)).toEqual(backfilled);
-  } finally {
-    await handle.close();
-    await env.cleanup();
-  }
-});
+  }));

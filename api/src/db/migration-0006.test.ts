@@ -1,8 +1,7 @@
-import { createTestEnv } from '../test/helpers'; // first: it makes jest able to load kysely
+// First: the test helpers it loads make jest able to load kysely.
+import { migratorFor, withEmptyDatabase } from '../test/migrations';
 import { sql } from 'kysely';
-import { loadConfig } from '../config';
-import { migratorFor } from '../test/migrations';
-import { openDatabase, type DatabaseHandle } from './database';
+import type { DatabaseHandle } from './database';
 
 /** pg_attribute.attcompression of a column: 'l' lz4, 'p' pglz, '' the server's default. */
 async function compression(handle: DatabaseHandle, table: string, column: string): Promise<string> {
@@ -11,10 +10,8 @@ async function compression(handle: DatabaseHandle, table: string, column: string
   return rows[0]?.c ?? '?';
 }
 
-test('0006: raw bytes and bodies are lz4-compressed on PostgreSQL (nothing on SQLite); undone by down', async () => {
-  const env = await createTestEnv();
-  const handle = openDatabase(loadConfig(env.env, env.tmpDir).database);
-  try {
+test('0006: raw bytes and bodies are lz4-compressed on PostgreSQL (nothing on SQLite); undone by down', () =>
+  withEmptyDatabase(async (handle) => {
     const m = await migratorFor(handle);
     expect((await m.migrateTo('0006_lz4_bodies')).error).toBeUndefined();
     if (handle.dialect === 'postgres') {
@@ -24,8 +21,4 @@ test('0006: raw bytes and bodies are lz4-compressed on PostgreSQL (nothing on SQ
     expect((await m.migrateDown()).error).toBeUndefined();
     if (handle.dialect === 'postgres') expect(await compression(handle, 'quarantine_raw', 'data')).toBe('');
     expect((await m.migrateToLatest()).error).toBeUndefined();
-  } finally {
-    await handle.close();
-    await env.cleanup();
-  }
-});
+  }));

@@ -1,11 +1,25 @@
+import { createTestEnv } from './helpers'; // first: it makes jest able to load kysely
 import { sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import type { DatabaseHandle } from '../db/database';
+import { loadConfig } from '../config';
+import { openDatabase, type DatabaseHandle } from '../db/database';
 import { migrationProvider } from '../db/migrations';
 
 export const DAY = 86_400_000;
 /** The first day of the migration fixtures (a UTC midnight). */
 export const D1 = Date.parse('2026-03-01T00:00:00Z');
+
+/** An empty database of the run's kind (no migration applied), closed and removed after `fn`. */
+export async function withEmptyDatabase(fn: (handle: DatabaseHandle) => Promise<void>): Promise<void> {
+  const env = await createTestEnv();
+  const handle = openDatabase(loadConfig(env.env, env.tmpDir).database);
+  try {
+    await fn(handle);
+  } finally {
+    await handle.close();
+    await env.cleanup();
+  }
+}
 
 /** A migrator pinned to the connection's schema (PostgreSQL test runs share one server). */
 export async function migratorFor(handle: DatabaseHandle): Promise<Migrator> {

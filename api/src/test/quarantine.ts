@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import type { TestApp } from './helpers';
+import { createTestApp, type TestApp } from './helpers';
 
 /** A service token for tests (QC_INGEST_TOKEN needs 24+ characters). */
 export const INGEST_TOKEN = 'test-ingest-token-0123456789abcdef';
@@ -223,4 +223,39 @@ export async function domainCounters(t: TestApp, domain: string): Promise<Record
     .where('scope_id', '=', domain)
     .execute();
   return Object.fromEntries(rows.filter((r) => Number(r.n) !== 0).map((r) => [r.status, Number(r.n)]));
+}
+
+/** [e-mail, role, domain] of a user the suite signs in. */
+export type SuiteUser = [email: string, role: 'admin' | 'domain_admin' | 'user', domain: string | undefined];
+
+export interface QuarantineSuite {
+  t: TestApp;
+  /** Where releases are delivered. */
+  sink: Sink;
+  /** Access token and user id by e-mail. */
+  tokens: Record<string, string>;
+  userIds: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** The quarantine suites' set-up: an app with the ingest token, an SMTP sink, these users signed in. */
+export async function startQuarantineSuite(users: SuiteUser[]): Promise<QuarantineSuite> {
+  const sink = await startSink();
+  const t = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN, QC_SMTP_URL: sink.url });
+  const tokens: Record<string, string> = {};
+  const userIds: Record<string, string> = {};
+  for (const [email, role, domain] of users) {
+    userIds[email] = (await t.createUser({ email, role, domain })).id;
+    tokens[email] = (await t.login(email)).access;
+  }
+  return {
+    t,
+    sink,
+    tokens,
+    userIds,
+    async close() {
+      await t.close();
+      await sink.close();
+    },
+  };
 }

@@ -1,38 +1,31 @@
 import { BULK_MAX_IDS } from '@qc/contracts';
-import { bearer, createTestApp, type TestApp } from '../../test/helpers';
+import { bearer, type TestApp } from '../../test/helpers';
 import {
   globalCounters,
   ingestOk,
-  INGEST_TOKEN,
   meta,
   mime,
   recount,
-  startSink,
   type Sink,
+  startQuarantineSuite,
+  type QuarantineSuite,
 } from '../../test/quarantine';
 
+let suite: QuarantineSuite;
 let t: TestApp;
 let sink: Sink;
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string>;
 
 beforeAll(async () => {
-  sink = await startSink();
-  t = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN, QC_SMTP_URL: sink.url });
-  const users: [string, 'admin' | 'domain_admin' | 'user', string | undefined][] = [
+  suite = await startQuarantineSuite([
     ['root@admin.example', 'admin', undefined],
     ['boss@a.example', 'domain_admin', 'a.example'],
     ['ann@a.example', 'user', 'a.example'],
     ['carl@b.example', 'user', 'b.example'],
-  ];
-  for (const [email, role, domain] of users) {
-    await t.createUser({ email, role, domain });
-    tokens[email] = (await t.login(email)).access;
-  }
+  ]);
+  ({ t, sink, tokens } = suite);
 });
-afterAll(async () => {
-  await t.close();
-  await sink.close();
-});
+afterAll(() => suite.close());
 beforeEach(() => {
   sink.mode = 'accept';
   sink.rejectRecipients.clear();

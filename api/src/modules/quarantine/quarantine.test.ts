@@ -1,30 +1,26 @@
 import { sql } from 'kysely';
-import { bearer, createTestApp, usingPostgres, type TestApp } from '../../test/helpers';
-import { ingestOk, INGEST_TOKEN, meta, mime, startSink, type Sink } from '../../test/quarantine';
+import { bearer, usingPostgres, type TestApp } from '../../test/helpers';
+import { ingestOk, meta, mime, type Sink, startQuarantineSuite, type QuarantineSuite } from '../../test/quarantine';
 import { listPage, listKeysQuery, textHitIds, type Scope } from './quarantine.repository';
 
+let suite: QuarantineSuite;
 let t: TestApp;
 let sink: Sink;
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string>;
 const ids: Record<string, string> = {};
 const T0 = Date.parse('2026-11-01T12:00:00Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
 
 beforeAll(async () => {
-  sink = await startSink();
-  t = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN, QC_SMTP_URL: sink.url });
-  const users: [string, 'admin' | 'domain_admin' | 'user', string | undefined][] = [
+  suite = await startQuarantineSuite([
     ['root@admin.example', 'admin', undefined],
     ['boss@a.example', 'domain_admin', 'a.example'],
     ['boss@b.example', 'domain_admin', 'b.example'],
     ['ann@a.example', 'user', 'a.example'],
     ['carl@b.example', 'user', 'b.example'],
     ['lonely@empty.example', 'domain_admin', 'empty.example'],
-  ];
-  for (const [email, role, domain] of users) {
-    await t.createUser({ email, role, domain });
-    tokens[email] = (await t.login(email)).access;
-  }
+  ]);
+  ({ t, sink, tokens } = suite);
   const ingestAt = (name: string, minutes: number, m: Record<string, unknown>, raw = mime()) =>
     ingestOk(t, meta({ received_at: at(minutes), ...m }), raw).then((id) => (ids[name] = id));
 
@@ -54,10 +50,7 @@ beforeAll(async () => {
     await ingestAt(`bulk${i}`, 5, { rcpt_to: ['ann@a.example'], rspamd: null }, mime({ subject: `Bulk ${i}` }));
   }
 });
-afterAll(async () => {
-  await t.close();
-  await sink.close();
-});
+afterAll(() => suite.close());
 
 interface Item {
   id: string;

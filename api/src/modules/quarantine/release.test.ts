@@ -8,36 +8,29 @@ import {
   meta,
   mime,
   recount,
-  startSink,
   type Sink,
+  startQuarantineSuite,
+  type QuarantineSuite,
 } from '../../test/quarantine';
 import { insertQuarantinedMessage } from './quarantine.repository';
 
+let suite: QuarantineSuite;
 let t: TestApp;
 let sink: Sink;
-const tokens: Record<string, string> = {};
-let userIds: Record<string, string> = {};
+let tokens: Record<string, string>;
+let userIds: Record<string, string>;
 
 beforeAll(async () => {
-  sink = await startSink();
-  t = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN, QC_SMTP_URL: sink.url });
-  const users: [string, 'admin' | 'domain_admin' | 'user', string | undefined][] = [
+  suite = await startQuarantineSuite([
     ['root@admin.example', 'admin', undefined],
     ['boss@a.example', 'domain_admin', 'a.example'],
     ['ann@a.example', 'user', 'a.example'],
     ['bob@a.example', 'user', 'a.example'],
     ['carl@b.example', 'user', 'b.example'],
-  ];
-  for (const [email, role, domain] of users) {
-    const u = await t.createUser({ email, role, domain });
-    userIds = { ...userIds, [email]: u.id };
-    tokens[email] = (await t.login(email)).access;
-  }
+  ]);
+  ({ t, sink, tokens, userIds } = suite);
 });
-afterAll(async () => {
-  await t.close();
-  await sink.close();
-});
+afterAll(() => suite.close());
 beforeEach(() => {
   sink.mode = 'accept';
   sink.rejectRecipients.clear();

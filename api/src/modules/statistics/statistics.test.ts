@@ -1,13 +1,13 @@
 import { RISK_THRESHOLDS, riskLevel, STATISTICS_PERIODS } from '@qc/contracts';
 import { runCli } from '../../cli/run-cli';
-import { bearer, createTestApp, type TestApp } from '../../test/helpers';
-import { ingestOk, INGEST_TOKEN, meta, mime, startSink, type Sink } from '../../test/quarantine';
+import { bearer, type TestApp } from '../../test/helpers';
+import { ingestOk, meta, mime, startQuarantineSuite, type QuarantineSuite } from '../../test/quarantine';
 import { insertQuarantinedMessage, transitionRecipient } from '../quarantine/quarantine.repository';
 import { DAY_MS, rebuildStatistics, utcDay } from './statistics.repository';
 
+let suite: QuarantineSuite;
 let t: TestApp;
-let sink: Sink;
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string>;
 const TODAY = utcDay(Date.now());
 const isoDay = (day: number) => new Date(day).toISOString().slice(0, 10);
 /** Noon UTC, `n` days ago. */
@@ -35,28 +35,20 @@ const MAIL: [number, number | null, string[]][] = [
 const ids: string[] = [];
 
 beforeAll(async () => {
-  sink = await startSink();
-  t = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN, QC_SMTP_URL: sink.url });
-  const users: [string, 'admin' | 'domain_admin' | 'user', string | undefined][] = [
+  suite = await startQuarantineSuite([
     ['root@admin.example', 'admin', undefined],
     ['boss@a.example', 'domain_admin', 'a.example'],
     ['ann@a.example', 'user', 'a.example'],
     ['carl@b.example', 'user', 'b.example'],
     ['lonely@empty.example', 'domain_admin', 'empty.example'],
-  ];
-  for (const [email, role, domain] of users) {
-    await t.createUser({ email, role, domain });
-    tokens[email] = (await t.login(email)).access;
-  }
+  ]);
+  ({ t, tokens } = suite);
   for (const [ago, score, rcpt] of MAIL) {
     const rspamd = score === null ? null : { action: 'reject', score, required_score: 15 };
     ids.push(await ingestOk(t, meta({ rcpt_to: rcpt, received_at: daysAgo(ago), rspamd }), mime()));
   }
 });
-afterAll(async () => {
-  await t.close();
-  await sink.close();
-});
+afterAll(() => suite.close());
 
 async function stats(email: string, query = ''): Promise<Stats> {
   const res = await t.app.inject({ method: 'GET', url: `/api/statistics/${query}`, headers: bearer(tokens[email]!) });
