@@ -29,7 +29,7 @@ import { profileRoutes } from './modules/profile/profile.routes';
 import { quarantineRoutes } from './modules/quarantine/quarantine.routes';
 import { statisticsRoutes } from './modules/statistics/statistics.routes';
 import { usersRoutes } from './modules/users/users.routes';
-import { consoleCsp, DOCS_CSP, DOCS_PREFIX } from './modules/web/csp';
+import { API_CSP, API_PREFIX, consoleCsp, DOCS_CSP, DOCS_PREFIX } from './modules/web/csp';
 import { createRemotesSource } from './modules/web/remotes.service';
 import { NO_CACHE, NOT_BUILT_PAGE, readShell, wantsSpaShell } from './modules/web/web.service';
 import { webRoutes } from './modules/web/web.routes';
@@ -72,11 +72,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorateRequest('auth', null);
   app.setErrorHandler(errorHandler);
 
-  // CSP is ours (per request: it follows the current remotes file); helmet sets the other headers.
+  // CSP is ours (pages: it follows the current remotes file); helmet sets the other headers.
   await app.register(helmet, { contentSecurityPolicy: false, frameguard: { action: 'deny' } });
   app.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith(DOCS_PREFIX)) return; // Swagger UI sets its own
-    reply.header('content-security-policy', consoleCsp(await remotes.origins()));
+    // The api's answers need no remote origins: no look at the remotes file on their hot path.
+    const csp = request.url.startsWith(API_PREFIX) ? API_CSP : consoleCsp(await remotes.origins());
+    reply.header('content-security-policy', csp);
   });
 
   await app.register(rateLimit, { global: false });

@@ -4,6 +4,7 @@ import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
 import { migrationProvider } from './migrations';
+import { preparedStatementName } from './precompiled';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -70,7 +71,31 @@ function openPostgres(url: string, poolMax: number, log: ErrorLogger): Db {
   // An idle client's error (e.g. the server restarted) is emitted on the pool: without a listener it
   // would crash the process. The pool drops that client and the next query reconnects.
   pool.on('error', (err) => log.error({ err }, 'PostgreSQL pool error'));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) });
+}
+
+/**
+ * The pool as Kysely sees it, whose clients run precompiled queries (db/precompiled.ts) as named
+ * prepared statements: parsed and planned once per connection instead of on every request.
+ */
+function withPreparedStatements(pool: pg.Pool) {
+  const clients = new WeakMap<pg.PoolClient, pg.PoolClient>(); // Kysely keys its connections by client
+  const wrap = (client: pg.PoolClient): pg.PoolClient => {
+    let wrapped = clients.get(client);
+    if (!wrapped) {
+      const query = (text: unknown, values?: unknown[]) => {
+        const name = typeof text === 'string' ? preparedStatementName(text) : undefined;
+        return name ? client.query({ name, text: text as string, values }) : client.query(text as string, values);
+      };
+      wrapped = new Proxy(client, {
+        get: (target, key) => (key === 'query' ? query : Reflect.get(target, key, target)),
+      });
+      clients.set(client, wrapped);
+    }
+    return wrapped;
+  };
+  const connect = async () => wrap(await pool.connect());
+  return new Proxy(pool, { get: (target, key) => (key === 'connect' ? connect : Reflect.get(target, key, target)) });
 }
 
 export function openDatabase(

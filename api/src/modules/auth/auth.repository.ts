@@ -1,5 +1,6 @@
 import type { Role } from '@qc/contracts';
 import type { DbExecutor } from '../../db/database';
+import { precompiled } from '../../db/precompiled';
 import type { SessionsTable } from '../../db/schema';
 
 export type SessionRow = SessionsTable;
@@ -43,7 +44,11 @@ export async function findSessionByRefreshHash(
 
 /** Primary-key lookup run for every authenticated request, so revocation applies at once. */
 export async function findSessionContext(db: DbExecutor, sessionId: string): Promise<SessionContextRow | undefined> {
-  return db
+  return (await sessionContext(db, sessionId))[0];
+}
+
+const sessionContext = precompiled('session_context', (db, sessionId: string) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('domains', 'domains.id', 'users.domain_id')
@@ -64,9 +69,8 @@ export async function findSessionContext(db: DbExecutor, sessionId: string): Pro
       'users.domain_id',
       'domains.name as domain_name',
     ])
-    .where('sessions.id', '=', sessionId)
-    .executeTakeFirst();
-}
+    .where('sessions.id', '=', sessionId),
+);
 
 /**
  * Marks a session as replaced, only if nobody did so first: of two concurrent refreshes with the

@@ -33,3 +33,7 @@ export const DOCS_CSP = [
 ].join('; ');
 
 export const DOCS_PREFIX = '/api/docs';
+
+/** The api's JSON answers are never rendered as a page: nothing may load, nothing may frame them. */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+export const API_PREFIX = '/api/';
