@@ -1,5 +1,4 @@
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -81,9 +80,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header('content-security-policy', csp);
   });
 
-  await app.register(rateLimit, { global: false });
   // One budget per user for every password or code check of a signed-in user, whatever the route.
-  const reauth = createReauthLimiter(app, config.reauthMax, config.loginRate.windowSeconds);
+  const reauth = createReauthLimiter(database.db, config.reauthMax, config.loginRate.windowSeconds);
 
   await app.register(swagger, {
     openapi: {

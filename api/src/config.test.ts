@@ -14,6 +14,7 @@ test('secure defaults, paths relative to the cwd', () => {
   expect(c).toMatchObject({
     port: 8080,
     host: '127.0.0.1',
+    workers: Math.min(os.availableParallelism(), 8),
     dataDir: path.join(dir, 'data'),
     database: { kind: 'sqlite', file: path.join(dir, 'data', 'qconsole.sqlite') },
     accessTtl: 300,

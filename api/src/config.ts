@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Cron } from 'croner';
 import { z } from 'zod';
@@ -16,6 +17,8 @@ export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgre
 export interface Config {
   port: number;
   host: string;
+  /** Processes serving requests (node:cluster when more than one); default: the CPUs, at most 8. */
+  workers: number;
   dataDir: string;
   database: DatabaseConfig;
   secretKey: string;
@@ -86,6 +89,7 @@ function isCronPattern(pattern: string): boolean {
 const EnvSchema = z.object({
   QC_PORT: int(8080, 0, 65535),
   QC_HOST: z.string().min(1).default('127.0.0.1'),
+  QC_WORKERS: int(Math.min(os.availableParallelism(), 8), 1, 64),
   QC_DATA_DIR: z.string().min(1).default('./data'),
   QC_DATABASE_URL: z
     .string()
@@ -194,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   return {
     port: e.QC_PORT,
     host: e.QC_HOST,
+    workers: e.QC_WORKERS,
     dataDir,
     database,
     secretKey,

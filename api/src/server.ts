@@ -1,20 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import type { Config } from './config';
-import { openMigratedDatabase } from './db/database';
+import { openMigratedDatabase, type DatabaseHandle } from './db/database';
 import { createPasswordHasher } from './lib/passwords';
 import { ensureFirstAdmin } from './modules/users/users.service';
 
-/** Migrate, make sure an admin exists, then listen. main.ts adds the process-level concerns. */
-export async function startServer(config: Config, out: (text: string) => void): Promise<FastifyInstance> {
+/** Migrate and make sure an admin exists (once, before any process serves). */
+export async function prepareDatabase(config: Config, out: (text: string) => void): Promise<DatabaseHandle> {
   const database = await openMigratedDatabase(config.database);
   try {
     await ensureFirstAdmin({ db: database.db, passwords: createPasswordHasher(config.argon2) }, config.admin, out);
+    return database;
   } catch (err) {
     await database.close();
     throw err;
   }
-  const app = await buildApp(config, { database, scheduleJobs: true });
+}
+
+/** Serve on an open database (closed with the app); `scheduleJobs`: run the retention job here. */
+export async function listen(
+  config: Config,
+  database: DatabaseHandle,
+  options: { scheduleJobs: boolean },
+): Promise<FastifyInstance> {
+  const app = await buildApp(config, { database, scheduleJobs: options.scheduleJobs });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
@@ -22,4 +31,9 @@ export async function startServer(config: Config, out: (text: string) => void): 
     throw err;
   }
   return app;
+}
+
+/** One process: migrate, make sure an admin exists, then listen. main.ts adds the process-level concerns. */
+export async function startServer(config: Config, out: (text: string) => void): Promise<FastifyInstance> {
+  return listen(config, await prepareDatabase(config, out), { scheduleJobs: true });
 }

@@ -1,7 +1,7 @@
 // Quarantine storage benchmark: prints figures, asserts nothing (DESIGN §8).
 //
 //   node bench/quarantine/run.mjs --db sqlite|postgres|sqlite,postgres --sizes 10000,100000,1000000
-//        [--http-seconds 5] [--budget-ms 1500] [--json results.json] [--explain]
+//        [--http-seconds 5] [--budget-ms 1500] [--json results.json] [--explain] [--workers N]
 //
 // For each database and size: a fresh database migrated by the api, seeded straight in SQL
 // (seed.mjs), then p50/p95 of the api's own query code (the services the routes call: list pages,
@@ -66,6 +66,8 @@ async function main() {
   const httpSeconds = Number(arg('http-seconds', 5));
   const budgetMs = Number(arg('budget-ms', 1500));
   const explainPlans = Boolean(arg('explain', false));
+  // The api's processes over HTTP (QC_WORKERS); default: the api's own default (the CPUs, at most 8).
+  const workers = arg('workers', null);
   const jsonFile = arg('json', null);
   const PASSWORD = 'bench password 1234';
   const INGEST_TOKEN = 'bench-ingest-token-0123456789abcdef';
@@ -115,6 +117,7 @@ async function main() {
       QC_RETENTION_DAYS: '0',
       QC_STATIC_DIR: path.join(tmp, 'static'),
       QC_REMOTES_DIR: tmp,
+      ...(workers ? { QC_WORKERS: String(workers) } : {}),
     };
     const dbName = `qc_bench_${label(n).toLowerCase()}`;
     if (server) {
@@ -247,6 +250,8 @@ async function main() {
       // --- HTTP: the list endpoint beside a bare Fastify route; durable ingest ---------------
       await handle.close();
       const child = await startServer(env);
+      result.http_workers = child.ports.workers;
+      log(`  HTTP: the api in ${child.ports.workers} process(es) (QC_WORKERS), the bare route in one`);
       try {
         const base = `http://127.0.0.1:${child.ports.api}`;
         const login = await fetch(`${base}/api/auth/login/`, {
@@ -473,7 +478,12 @@ async function main() {
       );
     }
     // autocannon's histogram has no p95: p97.5 is printed, an upper bound of it.
-    out.push('', `HTTP (autocannon, 10 connections, ${httpSeconds} s; req/s, latency p50 / p97.5 / p99 ms):`, '');
+    const apiProcesses = [...new Set(results.map((r) => r.http_workers))].join(' / ');
+    out.push(
+      '',
+      `HTTP (autocannon, 10 connections, ${httpSeconds} s, the api in ${apiProcesses} process(es); req/s, latency p50 / p97.5 / p99 ms):`,
+      '',
+    );
     out.push(line(['endpoint', ...cols]), line(['---', ...cols.map(() => '--:')]));
     for (const name of ['bare', 'list', 'list_c1', 'statistics']) {
       const title = {

@@ -1,7 +1,8 @@
-import { createTestEnv } from '../test/helpers'; // first: it makes jest able to load kysely
+import { createTestEnv, usingPostgres } from '../test/helpers'; // first: it makes jest able to load kysely
+import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { loadConfig } from '../config';
-import { migrateToLatest, openDatabase } from './database';
+import { migrateToLatest, openDatabase, openMigratedDatabase } from './database';
 import { migrationProvider } from './migrations';
 
 const TABLES = [
@@ -79,6 +80,39 @@ test('SQLite is opened durable (WAL, synchronous=FULL) with foreign keys on; Pos
       code: expect.stringMatching(/^(SQLITE_CONSTRAINT_FOREIGNKEY|23503)$/),
     });
   } finally {
+    await handle.close();
+    await env.cleanup();
+  }
+});
+
+const sqliteOnly = usingPostgres ? () => undefined : test;
+
+// Several processes write the SQLite file (api workers, the CLI). Another connection stands for
+// another process here.
+
+sqliteOnly('a transaction holds the write lock from its start: reading first cannot make its write fail', async () => {
+  const env = await createTestEnv();
+  const config = loadConfig(env.env, env.tmpDir);
+  const handle = await openMigratedDatabase(config.database);
+  if (config.database.kind !== 'sqlite') throw new Error('SQLite only');
+  const other = new SqliteDatabase(config.database.file, { timeout: 50 });
+  const insertDomain = (name: string) =>
+    sql`insert into domains (id, name, description, created_at, updated_at) values (${name}, ${name}, '', 0, 0)`;
+  try {
+    await handle.db.transaction().execute(async (trx) => {
+      await sql`select count(*) from domains`.execute(trx);
+      // With a deferred BEGIN the other writer would get in here, and this transaction's write below
+      // would then fail with SQLITE_BUSY (its snapshot is stale) instead of waiting.
+      expect(() => other.prepare(`insert into domains values ('b', 'b', '', 0, 0)`).run()).toThrow(
+        /database is locked/,
+      );
+      await insertDomain('a').execute(trx);
+    });
+    other.prepare(`insert into domains values ('b', 'b', '', 0, 0)`).run(); // once committed, the other writes
+    const { rows } = await sql<{ name: string }>`select name from domains order by name`.execute(handle.db);
+    expect(rows.map((r) => r.name)).toEqual(['a', 'b']);
+  } finally {
+    other.close();
     await handle.close();
     await env.cleanup();
   }

@@ -35,14 +35,21 @@ function openSqlite(file: string): Db {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
 }
 
-/** Statements kept per SQL text: Kysely prepares every query anew, which cost ~15 % of a list request. */
+/**
+ * Statements kept per SQL text: Kysely prepares every query anew, which cost ~15 % of a list request.
+ * Transactions begin IMMEDIATE (see prepare).
+ */
 const STATEMENT_CACHE_SIZE = 500;
 
 function withStatementCache(database: SqliteDatabase.Database) {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => database.close(),
-    prepare(text: string) {
+    prepare(sqlText: string) {
+      // Several processes write this file (api workers, the CLI). A transaction that reads before it
+      // writes would get SQLITE_BUSY, without waiting, if another process wrote in between: each one
+      // takes the write lock when it begins (waiting up to busy_timeout for it).
+      const text = sqlText === 'begin' ? 'begin immediate' : sqlText;
       let statement = cache.get(text);
       if (statement) {
         cache.delete(text); // most recently used last: the Map's first key is the one to evict

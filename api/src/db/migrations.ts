@@ -4,6 +4,7 @@ import { m0003_quarantine } from './migration-0003-quarantine';
 import { m0004_statistics_retention } from './migration-0004-statistics-retention';
 import { m0005_recipient_statistics } from './migration-0005-recipient-statistics';
 import { m0006_lz4_bodies } from './migration-0006-lz4-bodies';
+import { m0007_rate_limits } from './migration-0007-rate-limits';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -225,6 +226,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_statistics_retention': m0004_statistics_retention,
   '0005_recipient_statistics': m0005_recipient_statistics,
   '0006_lz4_bodies': m0006_lz4_bodies,
+  '0007_rate_limits': m0007_rate_limits,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

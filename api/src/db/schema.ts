@@ -243,6 +243,15 @@ export interface FeedbackImagesTable {
   data: Buffer;
 }
 
+/** Attempt counters shared by every api process: a fixed window per key (`ip:…`, `account:…`, …). */
+export interface RateLimitsTable {
+  key: string;
+  /** Attempts since the window opened (the first attempt), the current one included. */
+  count: number;
+  /** Epoch ms: from then on the next attempt opens a new window. */
+  window_ends_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   domains: DomainsTable;
@@ -261,4 +270,5 @@ export interface Database {
   user_preferences: UserPreferencesTable;
   feedback: FeedbackTable;
   feedback_images: FeedbackImagesTable;
+  rate_limits: RateLimitsTable;
 }

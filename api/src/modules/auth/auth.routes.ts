@@ -6,7 +6,7 @@ import { authenticate, login, logout, refresh } from './auth.service';
 import { createLoginLimiter } from './login-limiter';
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const consumeLoginAttempt = createLoginLimiter(app, ctx.config.loginRate);
+  const consumeLoginAttempt = createLoginLimiter(ctx.db, ctx.config.loginRate);
 
   app.post(
     '/api/auth/login/',

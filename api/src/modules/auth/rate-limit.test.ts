@@ -1,4 +1,8 @@
 import { createTestApp, PASSWORD, type TestApp } from '../../test/helpers';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../app';
+import { loadConfig } from '../../config';
+import { openMigratedDatabase } from '../../db/database';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -51,4 +55,34 @@ test('X-Forwarded-For counts only from a trusted proxy', async () => {
     statuses.push(res.statusCode);
   }
   expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+});
+
+/** Another api instance (its own connection, as another process or replica) on the test app's database. */
+async function secondInstance(): Promise<FastifyInstance> {
+  const config = loadConfig(t.env, t.tmpDir);
+  const app = await buildApp(config, { database: await openMigratedDatabase(config.database) });
+  await app.ready();
+  return app;
+}
+
+test('two api instances on one database share the sign-in limit', async () => {
+  await t.createUser({ email: 'shared@example.com' });
+  const other = await secondInstance();
+  try {
+    const instances = [t.app, other];
+    const statuses = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await instances[i % 2]!.inject({
+        method: 'POST',
+        url: '/api/auth/login/',
+        payload: { email: 'shared@example.com', password: i < 3 ? 'guess' : PASSWORD },
+        remoteAddress: `192.0.2.${100 + i}`,
+      });
+      statuses.push(res.statusCode);
+    }
+    // QC_LOGIN_RATE_ACCOUNT_MAX=3 in all: alone, each instance would have let the right password in.
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  } finally {
+    await other.close();
+  }
 });

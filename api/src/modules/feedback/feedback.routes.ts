@@ -11,7 +11,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { HttpError } from '../../lib/http-error';
-import { createAttemptCounter, throwIfLimited } from '../auth/attempt-limiter';
+import { createAttemptCounter } from '../auth/attempt-counter';
+import { throwIfLimited } from '../auth/attempt-limiter';
 import { currentAuth, requireAuthHook, requireRoleHook } from '../auth/authenticate';
 import {
   createFeedback,
@@ -31,7 +32,7 @@ const FeedbackForm = FeedbackFields.extend({
 export const feedbackRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   // Encapsulated: these limits apply to this plugin's routes only.
   await app.register(multipart, { limits: FEEDBACK_MULTIPART_LIMITS, throwFileSizeLimit: true });
-  const perUser = createAttemptCounter(app, ctx.config.feedbackRate.max, ctx.config.feedbackRate.windowSeconds);
+  const perUser = createAttemptCounter(ctx.db, { name: 'feedback', ...ctx.config.feedbackRate });
   const security = [{ bearer: [] }];
 
   app.post(
@@ -43,7 +44,7 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         requireAuthHook(ctx),
         // Authenticated and counted before the body is read: a flood is refused without parsing uploads.
         async (request) => {
-          const wait = await perUser(request, `feedback:${currentAuth(request).user.user_id}`);
+          const wait = await perUser(currentAuth(request).user.user_id);
           throwIfLimited([wait], 'Too much feedback sent. Try again later.');
         },
       ],

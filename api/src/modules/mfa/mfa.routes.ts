@@ -11,7 +11,8 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
-import { createAttemptCounter, throwIfLimited, type ReauthLimiter } from '../auth/attempt-limiter';
+import { createAttemptCounter } from '../auth/attempt-counter';
+import { throwIfLimited, type ReauthLimiter } from '../auth/attempt-limiter';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
 import { disableMfa, enableMfa, regenerateBackupCodes, setupMfa, verifySecondFactor } from './mfa.service';
 
@@ -23,8 +24,9 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
 ) => {
   const { mfaRate, loginRate } = ctx.config;
   // Like sign-in: every attempt counts before the code is checked, per account and per client IP.
-  const perIp = createAttemptCounter(app, mfaRate.ipMax, loginRate.windowSeconds);
-  const perAccount = createAttemptCounter(app, mfaRate.accountMax, loginRate.windowSeconds);
+  const { windowSeconds } = loginRate;
+  const perIp = createAttemptCounter(ctx.db, { name: 'mfa-ip', max: mfaRate.ipMax, windowSeconds });
+  const perAccount = createAttemptCounter(ctx.db, { name: 'mfa-user', max: mfaRate.accountMax, windowSeconds });
 
   app.post(
     '/api/auth/verify-totp/',
@@ -40,9 +42,9 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
       },
     },
     async (request) => {
-      throwIfLimited([await perIp(request, `mfa-ip:${normalizeIP(request.ip)}`)], TOO_MANY_CODES);
+      throwIfLimited([await perIp(normalizeIP(request.ip))], TOO_MANY_CODES);
       const claims = await ctx.tokens.verify(request.body.partial_token, 'partial');
-      throwIfLimited([await perAccount(request, `mfa-user:${claims.sub}`)], TOO_MANY_CODES);
+      throwIfLimited([await perAccount(claims.sub)], TOO_MANY_CODES);
       return verifySecondFactor(ctx, claims, request.body);
     },
   );
@@ -81,7 +83,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
     },
     async (request) => {
       const auth = currentAuth(request);
-      await reauth(request, auth.user.user_id);
+      await reauth(auth.user.user_id);
       return enableMfa(ctx, auth, request.body.totp_code);
     },
   );
@@ -101,7 +103,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
     },
     async (request, reply) => {
       const auth = currentAuth(request);
-      await reauth(request, auth.user.user_id);
+      await reauth(auth.user.user_id);
       await disableMfa(ctx, auth, request.body.password);
       return reply.code(204).send(null);
     },
@@ -122,7 +124,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
     },
     async (request) => {
       const auth = currentAuth(request);
-      await reauth(request, auth.user.user_id);
+      await reauth(auth.user.user_id);
       return regenerateBackupCodes(ctx, auth, request.body.password);
     },
   );

@@ -36,7 +36,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: Rea
       // Each new address gets a mail: asking for one counts against the user's budget of sensitive
       // attempts, so nobody signed in can flood third-party inboxes.
       const email = request.body.email?.toLowerCase();
-      if (email !== undefined && email !== auth.user.email) await reauth(request, auth.user.user_id);
+      if (email !== undefined && email !== auth.user.email) await reauth(auth.user.user_id);
       return updateProfile(ctx, auth, request.body);
     },
   );
@@ -73,7 +73,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: Rea
     },
     async (request, reply) => {
       const auth = currentAuth(request);
-      await reauth(request, auth.user.user_id);
+      await reauth(auth.user.user_id);
       await changePassword(ctx, auth, request.body);
       return reply.code(204).send(null);
     },

@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+
+/** Counts one attempt under `key` (at `now`, epoch ms); resolves to the seconds to wait when over the limit, else 0. */
+export type AttemptCounter = (key: string, now?: number) => Promise<number>;
+
+export interface AttemptLimit {
+  /** The keys' namespace (row key `${name}:${key}`): unique per limiter, so two never share a row. */
+  name: string;
+  /** Attempts allowed per window; the next ones wait for its end. */
+  max: number;
+  windowSeconds: number;
+}
+
+/**
+ * A fixed-window attempt counter in the database (table rate_limits), so every api process and
+ * replica shares the counts. The window opens at a key's first attempt; every call counts, also
+ * over the limit. One atomic statement per attempt: concurrent attempts cannot slip past it.
+ */
+export function createAttemptCounter(db: Db, { name, max, windowSeconds }: AttemptLimit): AttemptCounter {
+  const windowMs = windowSeconds * 1000;
+  return async (key, now = Date.now()) => {
+    await pruneNowAndThen(db, now);
+    const { count, window_ends_at } = await countAttempt(db, `${name}:${key}`, now, windowMs);
+    return count <= max ? 0 : secondsUntil(window_ends_at, now);
+  };
+}
+
+/** Adds one attempt to `key`'s window, or opens a new window when it has ended; the row after it. */
+export async function countAttempt(db: Db, key: string, now: number, windowMs: number) {
+  const ends = now + windowMs;
+  const { rows } = await sql<{ count: number; window_ends_at: number }>`
+    insert into rate_limits (key, count, window_ends_at) values (${key}, 1, ${ends})
+    on conflict (key) do update set
+      count = case when rate_limits.window_ends_at <= ${now} then 1 else rate_limits.count + 1 end,
+      window_ends_at = case when rate_limits.window_ends_at <= ${now} then ${ends} else rate_limits.window_ends_at end
+    returning count, window_ends_at`.execute(db);
+  return rows[0]!;
+}
+
+/** Whole seconds until `end`, at least 1 (a Retry-After of 0 would invite an immediate retry). */
+function secondsUntil(end: number, now: number): number {
+  return Math.max(1, Math.ceil((end - now) / 1000));
+}
+
+/** Removes the rows whose window has ended (a new attempt on such a key starts again at 1 anyway). */
+export async function pruneExpiredAttempts(db: Db, now: number): Promise<number> {
+  const result = await db.deleteFrom('rate_limits').where('window_ends_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+// Every new key adds a row (a spray of e-mail addresses or client addresses, say) and nothing else
+// removes it: without the prune the table would grow forever. Once a minute per process and database
+// is enough to keep it to about the keys of one window.
+const PRUNE_EVERY_MS = 60_000;
+const lastPruneAt = new WeakMap<Db, number>();
+
+async function pruneNowAndThen(db: Db, now: number): Promise<void> {
+  const last = lastPruneAt.get(db);
+  if (last !== undefined && now - last < PRUNE_EVERY_MS) return;
+  lastPruneAt.set(db, now);
+  await pruneExpiredAttempts(db, now);
+}
