@@ -13,9 +13,10 @@ const { buildApp } = await import('../../api/src/app.ts');
 const { SHUTDOWN_MESSAGE, startPrimary, startWorker } = await import('../../api/src/cluster.ts');
 
 // QC_BENCH_PROFILE=<dir>: each serving process writes a CPU profile there when it stops (Chrome DevTools).
-const profiler = process.env.QC_BENCH_PROFILE && !(cluster.isPrimary && loadConfig(process.env).workers > 1)
-  ? await startProfiler(process.env.QC_BENCH_PROFILE)
-  : null;
+const profiler =
+  process.env.QC_BENCH_PROFILE && !(cluster.isPrimary && loadConfig(process.env).workers > 1)
+    ? await startProfiler(process.env.QC_BENCH_PROFILE)
+    : null;
 const config = loadConfig({ ...process.env, QC_PORT: '0', QC_HOST: '127.0.0.1' });
 const closers = [];
 const stop = async () => {
@@ -38,7 +39,11 @@ if (cluster.isWorker) {
       let count = 0;
       cluster.on('listening', (_worker, address) => ++count === config.workers && resolve(address.port));
     });
-    const primary = await startPrimary(config, () => {}, (line) => process.stderr.write(`${line}\n`));
+    const primary = await startPrimary(
+      config,
+      () => {},
+      (line) => process.stderr.write(`${line}\n`),
+    );
     closers.push(() => primary.stop());
     apiPort = await allListening;
   } else {
