@@ -540,3 +540,34 @@ test('the dashboard shows the counts and the 7-day trend chart', async ({ page }
   const drawn = await expectChart(page, trend);
   expect(drawn.dark).toBeGreaterThan(0);
 });
+
+test('the list fits a 1280 px screen: a long subject, sender and recipient list are cut, the full text in their title', async ({
+  page,
+}) => {
+  const subject = `E2E long ${t} ${'a subject that goes on and on without ever stopping '.repeat(6)}`.trim();
+  const from = `${'very-long-sender-name-'.repeat(4)}${t}@example.net`;
+  const raw = plainMessage({ from, to: other.email, subject, messageId: `long-${t}@x.net`, spam: true });
+  const id = await ingestDirect(raw, { from, to: [other.email] });
+  try {
+    await signInQuick(page, other, '/mail');
+    const row = page.getByTestId('quarantine-row').filter({ hasText: `E2E long ${t}` });
+    await expect(row).toBeVisible();
+    const table = page.getByTestId('quarantine-table');
+    // No horizontal scroll bar: the table is as wide as its container, whatever the subject.
+    const widths = await table
+      .locator('.ant-table-content, .ant-table-body')
+      .first()
+      .evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    const subjectLink = row.getByRole('link', { name: /E2E long/ });
+    await expect(subjectLink).toHaveAttribute('title', subject);
+    const cut = await subjectLink.evaluate((el) => {
+      const cell = el.closest('td')!;
+      return cell.scrollWidth > cell.clientWidth || el.scrollWidth > el.clientWidth;
+    });
+    expect(cut, 'the subject is cut with an ellipsis').toBe(true);
+    await expect(row.getByTitle(from)).toBeVisible();
+  } finally {
+    await apiAs(other).del(`/api/quarantine/${id}/`);
+  }
+});

@@ -69,7 +69,7 @@ export function HistoryPage() {
       key: 'user',
       title: t('history.columns.user'),
       dataIndex: ['user', 'email'],
-      ellipsis: true,
+      ellipsis: { showTitle: false },
       render: (v: string) => <span title={v}>{v}</span>,
     },
     {
@@ -85,7 +85,7 @@ export function HistoryPage() {
       key: 'email',
       title: t('history.columns.email'),
       dataIndex: 'email_id',
-      ellipsis: true,
+      ellipsis: { showTitle: false },
       render: (v: string) => (
         <Link to={`/mail/${encodeURIComponent(v)}`} title={v} data-testid="history-email-link">
           {v}
@@ -97,7 +97,7 @@ export function HistoryPage() {
       title: t('history.columns.ip'),
       dataIndex: 'ip_address',
       width: 140,
-      ellipsis: true,
+      ellipsis: { showTitle: false },
       render: (v: string | null) => (v ? <span title={v}>{v}</span> : t('none')),
     },
     {

@@ -73,6 +73,9 @@ export function QuarantinePage() {
     .filter((n) => n <= MAX_PAGE_SIZE)
     .sort((a, b) => a - b);
 
+  // Fixed layout (like History): sender, recipients and subject share what the fixed columns
+  // leave and cut long text with an ellipsis (full text in their own title), so a long subject
+  // cannot widen the table past the page; below its minimum width it scrolls.
   const columns: ColumnsType<QuarantineItem> = [
     {
       key: 'date',
@@ -85,14 +88,14 @@ export function QuarantinePage() {
       key: 'sender',
       title: t('quarantine.columns.sender'),
       dataIndex: 'sender',
-      ellipsis: true,
+      ellipsis: { showTitle: false },
       render: (v: string) => <span title={revealBidi(v)}>{revealBidi(v)}</span>,
     },
     {
       key: 'recipients',
       title: t('quarantine.columns.recipients'),
       dataIndex: 'recipients',
-      ellipsis: true,
+      ellipsis: { showTitle: false },
       render: (v: string[], item) => {
         const more = Math.max(item.recipient_count ?? v.length, v.length) - 1;
         return (
@@ -109,7 +112,7 @@ export function QuarantinePage() {
       key: 'subject',
       title: t('quarantine.columns.subject'),
       dataIndex: 'subject',
-      ellipsis: true,
+      ellipsis: { showTitle: false },
       render: (v: string | null, item) => (
         // Not a tab stop (the row is): kept as a link for middle-click / open in a new tab.
         <Link
@@ -132,7 +135,7 @@ export function QuarantinePage() {
       key: 'score',
       title: t('quarantine.columns.score'),
       dataIndex: 'score',
-      width: 90,
+      width: 80,
       align: 'right',
       render: (v: number | null) => {
         if (v === null || v === undefined) return t('none');
@@ -155,7 +158,7 @@ export function QuarantinePage() {
       key: 'action',
       title: t('quarantine.columns.action'),
       dataIndex: 'action',
-      width: 150,
+      width: 130,
       render: (v: string) =>
         isKnownAction(v) ? <Tag color={ACTION_COLORS[v]}>{t(`actions.${v}`)}</Tag> : <Tag>{v}</Tag>,
     },
@@ -172,7 +175,7 @@ export function QuarantinePage() {
       key: 'size',
       title: t('quarantine.columns.size'),
       dataIndex: 'size',
-      width: 100,
+      width: 90,
       align: 'right',
       render: (v: number) => formatSize(v, lang),
     },
@@ -237,7 +240,8 @@ export function QuarantinePage() {
             loading={list.isFetching}
             pagination={false}
             size="middle"
-            scroll={{ x: 'max-content' }}
+            tableLayout="fixed"
+            scroll={{ x: 960 }}
             onRow={rowProps}
             rowSelection={{
               selectedRowKeys: selected,
