@@ -5,6 +5,7 @@
 export { ThemeRoot, useThemeToken, type ThemeRootProps } from './ThemeRoot';
 export { PageLoading, PageError, PageEmpty, ComingSoon, type PageErrorProps } from './PageStates';
 export { PageHeader } from './PageHeader';
+export { formatDateTime, formatUtcDay } from './date-format';
 export {
   DATE_PRESETS,
   isDatePreset,

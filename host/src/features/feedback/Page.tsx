@@ -8,7 +8,7 @@ import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
 import type { FeedbackItem, FeedbackType } from '@qc/contracts';
-import { PageEmpty, PageError, PageHeader, PageLoading } from '@qc/ui';
+import { formatDateTime, PageEmpty, PageError, PageHeader, PageLoading } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { useFeedbackList } from './feedback.queries';
 import { FeedbackImageThumb } from './FeedbackImageThumb';
@@ -65,14 +65,7 @@ export default function FeedbackAdminPage() {
   const { t, i18n } = useTranslation('host');
   const list = useFeedbackList();
   const items = list.data?.pages.flatMap((p) => p.results) ?? [];
-  const dateFormat = new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'fr', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
-  const formatDate = (iso: string) => {
-    const d = new Date(iso);
-    return Number.isNaN(d.getTime()) ? iso : dateFormat.format(d);
-  };
+  const formatDate = (iso: string) => formatDateTime(iso, i18n.resolvedLanguage ?? 'fr', 'medium');
 
   let body;
   if (list.isPending) body = <PageLoading />;

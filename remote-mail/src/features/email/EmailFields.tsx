@@ -4,9 +4,9 @@ import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '@qc/ui';
 import {
   ACTION_COLORS,
-  formatDateTime,
   formatScore,
   formatSize,
   isKnownAction,

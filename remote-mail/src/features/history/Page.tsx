@@ -7,7 +7,7 @@ import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
 import type { HistoryEntry } from '@qc/contracts';
-import { DATE_PRESETS, PageEmpty, PageError, PageHeader, type DatePreset } from '@qc/ui';
+import { DATE_PRESETS, formatDateTime, PageEmpty, PageError, PageHeader, type DatePreset } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +15,6 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
 import { Field, TextFilter } from '../quarantine/FiltersBar';
 import { failureReason } from '../quarantine/failure-reason';
-import { formatDateTime } from '../quarantine/quarantine.format';
 import { LIMITS } from '../quarantine/quarantine.types';
 import {
   DEFAULT_HISTORY_FILTERS,

@@ -6,7 +6,7 @@ import Table, { type ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
-import { PageEmpty, PageError, PageHeader, useThemeToken } from '@qc/ui';
+import { formatDateTime, PageEmpty, PageError, PageHeader, useThemeToken } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
 import { useMemo, useState, type Key, type HTMLAttributes, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +18,6 @@ import { FiltersBar } from './FiltersBar';
 import { patchFilters, readFilters, toListQuery, writeFilters, type QuarantineFilters } from './quarantine.filters';
 import {
   ACTION_COLORS,
-  formatDateTime,
   formatScore,
   formatSize,
   isKnownAction,

@@ -64,13 +64,3 @@ export function formatSize(bytes: number, lang: string): string {
 export function formatScore(score: number, lang: string): string {
   return new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(score);
 }
-
-/** A date of the API (ISO 8601) in the user's language and time zone; unparsable text as is. */
-export function formatDateTime(iso: string, lang: string, style: 'short' | 'medium' = 'short'): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat(lang, {
-    dateStyle: style,
-    timeStyle: style === 'short' ? 'short' : 'medium',
-  }).format(d);
-}

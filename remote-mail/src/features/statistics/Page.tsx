@@ -9,14 +9,13 @@ import Select from 'antd/es/select';
 import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
 import type { RiskCounts } from '@qc/contracts';
-import { PageEmpty, PageError, PageHeader, PageLoading, toLocalDay, useThemeToken } from '@qc/ui';
+import { formatUtcDay, PageEmpty, PageError, PageHeader, PageLoading, toLocalDay, useThemeToken } from '@qc/ui';
 import { lazy, Suspense, useId, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Field } from '../quarantine/FiltersBar';
 import { RISK_COLORS } from './risk-colors';
 import { useStatistics } from './statistics.queries';
-import { formatDay } from './statistics.format';
 import {
   CHART_TYPES,
   daysOfRange,
@@ -147,8 +146,8 @@ export function StatisticsPage() {
         <Flex vertical gap={16}>
           <Typography.Text type="secondary" data-testid="statistics-range-shown">
             {t('statistics.range_shown', {
-              from: formatDay(data.range.from, lang),
-              to: formatDay(data.range.to, lang),
+              from: formatUtcDay(data.range.from, lang),
+              to: formatUtcDay(data.range.to, lang),
             })}
           </Typography.Text>
           <Row gutter={[16, 16]} role="list" aria-label={t('statistics.totals_label')}>

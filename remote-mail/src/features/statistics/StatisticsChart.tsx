@@ -2,11 +2,10 @@ import { Area, Column, DualAxes, Line, Pie } from '@ant-design/charts';
 import Flex from 'antd/es/flex';
 import Typography from 'antd/es/typography';
 import type { Statistics } from '@qc/contracts';
-import { PageEmpty, useThemeToken } from '@qc/ui';
+import { formatUtcDay, PageEmpty, useThemeToken } from '@qc/ui';
 import { useTheme } from '@qc/ui-state';
 import { useTranslation } from 'react-i18next';
 import { RISK_COLORS } from './risk-colors';
-import { formatDay } from './statistics.format';
 import type { ChartType, PieData } from './statistics.view';
 
 const SERIES = ['quarantined', 'released', 'deleted'] as const;
@@ -52,10 +51,10 @@ export default function StatisticsChart({
   // Short day labels, never rotated (a rotated label eats the plot): those that would overlap are
   // hidden. Counts are whole numbers: no 0.5 ticks. Room on the right for the last day's label.
   const axis = {
-    x: { labelAutoRotate: false, labelAutoHide: true, labelFormatter: (d: string) => formatDay(d, lang, 'short') },
+    x: { labelAutoRotate: false, labelAutoHide: true, labelFormatter: (d: string) => formatUtcDay(d, lang, 'short') },
     y: { tickFilter: (v: number) => Number.isInteger(v) },
   };
-  const tooltip = { title: (d: { date: string }) => formatDay(d.date, lang) };
+  const tooltip = { title: (d: { date: string }) => formatUtcDay(d.date, lang) };
   const common = { theme, height, autoFit: true, marginRight: 32 };
 
   if (type === 'pie' || type === 'donut') {
