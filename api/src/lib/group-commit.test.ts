@@ -90,3 +90,13 @@ test('a flush waits for items announced as coming and takes them together, but n
   expect(performance.now() - started).toBeGreaterThanOrEqual(19);
   expect(batches.at(-1)).toEqual([7]);
 });
+
+test('while a flush waits for announced items the process idles (no busy wait)', async () => {
+  const flush = async (items: number[]) => items.map((value) => ({ ok: true as const, value }));
+  const submit = groupCommit(flush, { ...limits, comingSoon: () => 1, gatherMs: 200 });
+  const before = process.cpuUsage();
+  await expect(submit(1)).resolves.toBe(1);
+  const used = process.cpuUsage(before);
+  // CPU milliseconds during a 200 ms wait: a loop yielding with setImmediate burns about all of it.
+  expect((used.user + used.system) / 1000).toBeLessThan(100);
+});

@@ -8,9 +8,9 @@ export interface GroupCommitLimits<T> {
   maxWeight: number;
   weight(item: T): number;
   /**
-   * Items known to be on their way (requests still being read): a flush about to start yields to
-   * the event loop until they are queued, for at most `gatherMs`. Without it, a CPU-bound server
-   * whose flushes never wait on I/O (SQLite) would flush one item at a time.
+   * Items known to be on their way (requests still being read): a flush about to start waits until
+   * they are queued, for at most `gatherMs`. Without it, a CPU-bound server whose flushes never wait
+   * on I/O (SQLite) would flush one item at a time.
    */
   comingSoon?: () => number;
   gatherMs?: number;
@@ -47,10 +47,23 @@ export function groupCommit<T, R>(
     return queue.splice(0, n);
   };
 
+  /** Set while a flush waits for announced items: the next submit wakes it. */
+  let wake: (() => void) | null = null;
+  // Waits on a timer and on submits, not in a loop: the process stays idle (and the requests still
+  // being read get the event loop) until an item comes or the time is up.
   const gather = async () => {
     const until = performance.now() + (limits.gatherMs ?? 0);
-    while (limits.comingSoon!() > 0 && queue.length < limits.maxItems && performance.now() < until) {
-      await new Promise<void>((resume) => setImmediate(resume));
+    while (limits.comingSoon!() > 0 && queue.length < limits.maxItems) {
+      const left = until - performance.now();
+      if (left <= 0) return;
+      await new Promise<void>((resume) => {
+        const timer = setTimeout(resume, left);
+        wake = () => {
+          clearTimeout(timer);
+          resume();
+        };
+      });
+      wake = null;
     }
   };
 
@@ -80,6 +93,7 @@ export function groupCommit<T, R>(
   return (item) =>
     new Promise<R>((resolve, reject) => {
       queue.push({ item, resolve, reject });
+      wake?.();
       if (!running) void drain();
     });
 }
