@@ -53,6 +53,7 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
 test('QC_WORKERS=2: two workers serve one port, a killed one is replaced, SIGTERM stops them all', async () => {
   const env = await createTestEnv({
     QC_WORKERS: '2',
+    QC_LOG_LEVEL: 'info',
     QC_ADMIN_EMAIL: 'admin@cluster.example',
     QC_ADMIN_PASSWORD: PASSWORD,
   });
@@ -89,6 +90,16 @@ test('QC_WORKERS=2: two workers serve one port, a killed one is replaced, SIGTER
     for (let i = 0; i < 6; i++) {
       expect(await statusOnNewConnection(`${base}/api/users/me/`, { authorization: `Bearer ${access}` })).toBe(200);
     }
+    // Both answered: each logs its requests with its pid.
+    const answeredBy = () =>
+      new Set(
+        log
+          .split('\n')
+          .filter((line) => line.startsWith('{') && line.endsWith('}') && line.includes('"url":"/api/users/me/"'))
+          .map((line) => (JSON.parse(line) as { pid: number }).pid),
+      );
+    await until('requests answered by both workers', () => (answeredBy().size === 2 ? true : undefined));
+    expect([...answeredBy()].sort()).toEqual([first, second].sort());
 
     process.kill(first!, 'SIGKILL');
     await until('a replacement worker serving', () => (workerPids().length === 3 ? true : undefined));
@@ -101,6 +112,29 @@ test('QC_WORKERS=2: two workers serve one port, a killed one is replaced, SIGTER
     await until('every worker to exit', () => (![second!, replacement].some(alive) ? true : undefined), 10_000);
   } finally {
     if (child && child.exitCode === null) child.kill('SIGKILL');
+    await env.cleanup();
+  }
+}, 60_000);
+
+test('QC_WORKERS=2 on a port already taken: the workers fail to start and the primary exits with code 1', async () => {
+  const env = await createTestEnv({ QC_WORKERS: '2' });
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const { port } = taken.address() as net.AddressInfo;
+  let log = '';
+  try {
+    const child = spawn(TSX, ['api/src/main.ts'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env.env, QC_PORT: String(port), QC_HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => (log += d));
+    child.stderr!.on('data', (d) => (log += d));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(log).toMatch(/failed to start \(code 1\); stopping/);
+  } finally {
+    taken.close();
     await env.cleanup();
   }
 }, 60_000);

@@ -13,6 +13,7 @@ const RUNS_JOBS = 'QCONSOLE_RUNS_JOBS';
 /** Sent by the primary: finish the requests in flight, close, exit. */
 export const SHUTDOWN_MESSAGE = 'qconsole:shutdown';
 const RESTART_DELAY_MS = 1_000;
+const RESTARTS_PER_MINUTE = 10;
 
 type Log = (line: string) => void;
 
@@ -22,6 +23,15 @@ export async function startPrimary(config: Config, out: Log, log: Log): Promise<
   let stopping = false;
   /** Each worker, and whether it serves yet. */
   const workers = new Map<Worker, { served: boolean }>();
+  const restarts = new Set<NodeJS.Timeout>();
+  /** When workers were last replaced: more than RESTARTS_PER_MINUTE in a minute is a crash loop. */
+  let recentRestarts: number[] = [];
+
+  // Exit 1 once every worker is gone (a supervisor sees the failure; nothing is left to serve).
+  const fail = (why: string) => {
+    log(`${why}; stopping`);
+    void stop().then(() => process.exit(1));
+  };
 
   const fork = (runsJobs: boolean) => {
     const worker = cluster.fork(runsJobs ? { [RUNS_JOBS]: '1' } : {});
@@ -35,20 +45,24 @@ export async function startPrimary(config: Config, out: Log, log: Log): Promise<
     worker.once('exit', (code, signal) => {
       workers.delete(worker);
       if (stopping) return;
-      if (!state.served) {
-        // It never served: a start-up failure (port taken, database unreachable) the others share.
-        log(`worker ${worker.process.pid} failed to start (${signal ?? `code ${code}`}); stopping`);
-        process.exitCode = 1;
-        void stop();
-        return;
-      }
-      log(`worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
-      setTimeout(() => !stopping && fork(runsJobs), RESTART_DELAY_MS).unref();
+      const how = signal ?? `code ${code}`;
+      // It never served: a start-up failure (port taken, database unreachable) the others share.
+      if (!state.served) return fail(`worker ${worker.process.pid} failed to start (${how})`);
+      const now = Date.now();
+      recentRestarts = [...recentRestarts.filter((t) => now - t < 60_000), now];
+      if (recentRestarts.length > RESTARTS_PER_MINUTE) return fail(`workers keep exiting (last: ${how})`);
+      log(`worker ${worker.process.pid} exited (${how}); starting another`);
+      const timer = setTimeout(() => {
+        restarts.delete(timer);
+        fork(runsJobs);
+      }, RESTART_DELAY_MS);
+      restarts.add(timer);
     });
   };
 
   const stop = async () => {
     stopping = true;
+    for (const timer of restarts) clearTimeout(timer);
     const exits = [...workers.keys()].map((w) => new Promise<void>((resolve) => w.once('exit', () => resolve())));
     for (const [worker, { served }] of workers) {
       // One still starting has nothing in flight (and no handler for the message yet).

@@ -18,18 +18,29 @@ async function main() {
   closeOnSignal(app);
 }
 
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
 /** SIGINT/SIGTERM, the primary's request or a crash: stop accepting, finish in-flight requests, close the database. */
 function closeOnSignal(app: FastifyInstance) {
   let closing = false;
-  const { close } = closeWithGrace({ delay: 10_000, logger: app.log }, async ({ signal, err }) => {
-    closing = true;
-    if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info({ signal }, 'shutting down');
-    await app.close();
-  });
-  process.on('message', (message) => {
-    if (message === SHUTDOWN_MESSAGE && !closing) void close();
-  });
+  // A worker gets its stop from the primary and, when its whole process group is signalled, a
+  // signal too: both go to one guarded close (close-with-grace would take the second one as
+  // "exit now" and drop the requests in flight).
+  const { close } = closeWithGrace(
+    { delay: 10_000, logger: app.log, skip: cluster.isWorker ? [...SIGNALS] : [] },
+    async ({ signal, err }) => {
+      closing = true;
+      if (err) app.log.error({ err }, 'shutting down after an error');
+      else app.log.info({ signal }, 'shutting down');
+      await app.close();
+    },
+  );
+  if (!cluster.isWorker) return;
+  const closeOnce = () => {
+    if (!closing) void close();
+  };
+  for (const signal of SIGNALS) process.on(signal, closeOnce);
+  process.on('message', (message) => message === SHUTDOWN_MESSAGE && closeOnce());
 }
 
 main().catch((err: unknown) => {

@@ -43,6 +43,11 @@ test('inside a transaction too', async () => {
   });
 });
 
+test('an argument the query changes is refused (it would be sent as its placeholder)', async () => {
+  const changed = precompiled('test_changed', (db, a: string) => sql`select a from pairs where a = ${a.toUpperCase()}`);
+  await expect(changed(handle.db, '1')).rejects.toThrow(/not a parameter/);
+});
+
 test('a name is used once', () => {
   expect(() => precompiled('test_pairs', () => sql`select 1`)).toThrow(/used twice/);
 });

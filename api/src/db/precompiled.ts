@@ -39,6 +39,9 @@ export function precompiled<A extends string[], R>(
       // A raw sql`` needs the database to compile; a query builder ignores the argument.
       const query = (build(db, ...markers) as { compile(db: DbExecutor): CompiledQuery<R> }).compile(db);
       const slots = query.parameters.map((p) => markers.indexOf(p as string));
+      // An argument the builder changed (a pattern, a lower-cased copy) would be sent as its marker.
+      if (markers.some((_, i) => !slots.includes(i)))
+        throw new Error(`precompiled ${name}: an argument is not a parameter`);
       compiled = { sql: query.sql, slots, constants: query.parameters };
       byDialect.set(dialect, compiled);
       if (dialect === 'postgres') preparedNames.set(query.sql, `qc_${name}`);

@@ -1,7 +1,7 @@
 import { createTestEnv, type TestEnv } from '../../test/helpers'; // first: it makes jest able to load kysely
 import { loadConfig } from '../../config';
 import { openMigratedDatabase, type DatabaseHandle } from '../../db/database';
-import { countAttempt, createAttemptCounter, pruneExpiredAttempts } from './attempt-counter';
+import { countAttempt, createAttemptCounter, createAttemptCounters, pruneExpiredAttempts } from './attempt-counter';
 
 let env: TestEnv;
 let handle: DatabaseHandle;
@@ -59,4 +59,18 @@ test('prune removes only the rows whose window has ended', async () => {
   expect(await pruneExpiredAttempts(handle.db, T0 + 10_000)).toBe(2);
   const keys = await handle.db.selectFrom('rate_limits').select('key').execute();
   expect(keys).toEqual([{ key: 'open' }]);
+});
+
+test('several limits on one attempt are counted in one statement, each with its own max and window', async () => {
+  const count = createAttemptCounters(handle.db, [
+    { name: 'multi-ip', max: 2, windowSeconds: 60 },
+    { name: 'multi-account', max: 1, windowSeconds: 30 },
+  ]);
+  expect(await count(['1.2.3.4', 'ann'], T0)).toEqual([0, 0]);
+  expect(await count(['1.2.3.4', 'bob'], T0 + 1_000)).toEqual([0, 0]);
+  expect(await count(['1.2.3.4', 'ann'], T0 + 2_000)).toEqual([58, 28]);
+  expect(await row('multi-ip:1.2.3.4')).toEqual({ key: 'multi-ip:1.2.3.4', count: 3, window_ends_at: T0 + 60_000 });
+  expect(await row('multi-account:ann')).toEqual({ key: 'multi-account:ann', count: 2, window_ends_at: T0 + 30_000 });
+  // The account's shorter window ends first; the address is still over its limit.
+  expect(await count(['1.2.3.4', 'ann'], T0 + 30_000)).toEqual([30, 0]);
 });

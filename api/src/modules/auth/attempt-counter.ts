@@ -17,25 +17,46 @@ export interface AttemptLimit {
  * replica shares the counts. The window opens at a key's first attempt; every call counts, also
  * over the limit. One atomic statement per attempt: concurrent attempts cannot slip past it.
  */
-export function createAttemptCounter(db: Db, { name, max, windowSeconds }: AttemptLimit): AttemptCounter {
-  const windowMs = windowSeconds * 1000;
-  return async (key, now = Date.now()) => {
+export function createAttemptCounter(db: Db, limit: AttemptLimit): AttemptCounter {
+  const count = createAttemptCounters(db, [limit]);
+  return async (key, now) => (await count([key], now))[0]!;
+}
+
+/**
+ * Several limits on one attempt (sign-in: per client address and per account), counted in one
+ * statement: one write, one fsync. Resolves to the seconds to wait for each (0: within its limit).
+ */
+export function createAttemptCounters(
+  db: Db,
+  limits: AttemptLimit[],
+): (keys: string[], now?: number) => Promise<number[]> {
+  return async (keys, now = Date.now()) => {
     await pruneNowAndThen(db, now);
-    const { count, window_ends_at } = await countAttempt(db, `${name}:${key}`, now, windowMs);
-    return count <= max ? 0 : secondsUntil(window_ends_at, now);
+    const attempts = limits.map((l, i) => ({ key: `${l.name}:${keys[i]}`, windowMs: l.windowSeconds * 1000 }));
+    const rows = new Map((await countAttempts(db, attempts, now)).map((r) => [r.key, r]));
+    return limits.map((l, i) => {
+      const { count, window_ends_at } = rows.get(attempts[i]!.key)!;
+      return count <= l.max ? 0 : secondsUntil(window_ends_at, now);
+    });
   };
 }
 
 /** Adds one attempt to `key`'s window, or opens a new window when it has ended; the row after it. */
 export async function countAttempt(db: Db, key: string, now: number, windowMs: number) {
-  const ends = now + windowMs;
-  const { rows } = await sql<{ count: number; window_ends_at: number }>`
-    insert into rate_limits (key, count, window_ends_at) values (${key}, 1, ${ends})
+  return (await countAttempts(db, [{ key, windowMs }], now))[0]!;
+}
+
+/** countAttempt for several keys (distinct: a statement may not update a row twice) in one statement. */
+async function countAttempts(db: Db, attempts: { key: string; windowMs: number }[], now: number) {
+  const values = sql.join(attempts.map(({ key, windowMs }) => sql`(${key}, 1, ${now + windowMs})`));
+  const { rows } = await sql<{ key: string; count: number; window_ends_at: number }>`
+    insert into rate_limits (key, count, window_ends_at) values ${values}
     on conflict (key) do update set
       count = case when rate_limits.window_ends_at <= ${now} then 1 else rate_limits.count + 1 end,
-      window_ends_at = case when rate_limits.window_ends_at <= ${now} then ${ends} else rate_limits.window_ends_at end
-    returning count, window_ends_at`.execute(db);
-  return rows[0]!;
+      window_ends_at = case when rate_limits.window_ends_at <= ${now} then excluded.window_ends_at
+        else rate_limits.window_ends_at end
+    returning key, count, window_ends_at`.execute(db);
+  return rows.map((r) => ({ key: r.key, count: Number(r.count), window_ends_at: Number(r.window_ends_at) }));
 }
 
 /** Whole seconds until `end`, at least 1 (a Retry-After of 0 would invite an immediate retry). */

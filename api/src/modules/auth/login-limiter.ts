@@ -2,7 +2,7 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
-import { createAttemptCounter } from './attempt-counter';
+import { createAttemptCounters } from './attempt-counter';
 import { throwIfLimited } from './attempt-limiter';
 
 /** The account a sign-in attempt is for: its e-mail as typed, trimmed and lower-cased. */
@@ -20,11 +20,13 @@ function accountOf(req: FastifyRequest): string {
  */
 export function createLoginLimiter(db: Db, limits: Config['loginRate']) {
   const { windowSeconds } = limits;
-  const byIp = createAttemptCounter(db, { name: 'ip', max: limits.ipMax, windowSeconds });
-  const byAccount = createAttemptCounter(db, { name: 'account', max: limits.accountMax, windowSeconds });
+  const count = createAttemptCounters(db, [
+    { name: 'ip', max: limits.ipMax, windowSeconds },
+    { name: 'account', max: limits.accountMax, windowSeconds },
+  ]);
 
   return async function consumeLoginAttempt(req: FastifyRequest): Promise<void> {
-    const waits = await Promise.all([byIp(normalizeIP(req.ip)), byAccount(accountOf(req))]);
+    const waits = await count([normalizeIP(req.ip), accountOf(req)]);
     throwIfLimited(waits, 'Too many sign-in attempts. Try again later.');
   };
 }
