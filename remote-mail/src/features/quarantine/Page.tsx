@@ -29,6 +29,7 @@ import { useQuarantineList } from './quarantine.queries';
 import { HELD, LIMITS, PAGE_SIZES, type QuarantineItem } from './quarantine.types';
 
 const MAX_PAGE_SIZE = LIMITS.maxPageSize;
+const CELL_LINK = { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' } as const;
 
 /** Opened from the list: the detail's "Back" returns to this very page (filters, cursor, stack). */
 export interface DetailLinkState {
@@ -113,12 +114,15 @@ export function QuarantinePage() {
       dataIndex: 'subject',
       ellipsis: { showTitle: false },
       render: (v: string | null, item) => (
-        // Not a tab stop (the row is): kept as a link for middle-click / open in a new tab.
+        // Not a tab stop (the row is): kept as a link for middle-click / open in a new tab. As wide
+        // as its cell and cut there, so the whole cell is the link and none of it hides under the
+        // next column.
         <Link
           to={encodeURIComponent(item.id)}
           state={{ fromList: true }}
           tabIndex={-1}
           title={v === null ? undefined : revealBidi(v)}
+          style={CELL_LINK}
         >
           {v !== null ? (
             revealBidi(v)
