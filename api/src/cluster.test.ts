@@ -1,4 +1,4 @@
-import { createTestEnv, PASSWORD } from './test/helpers'; // first: it makes jest able to load kysely
+import { createTestEnv, freePort, PASSWORD } from './test/helpers'; // first: it makes jest able to load kysely
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
@@ -9,15 +9,18 @@ import { REPO_ROOT } from './config';
 
 const TSX = path.join(REPO_ROOT, 'api', 'node_modules', '.bin', 'tsx');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
+/** `tsx api/src/main.ts` on 127.0.0.1:port; `log()` is everything it printed so far. */
+function startMain(env: Record<string, string>, port: number) {
+  const child = spawn(TSX, ['api/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env, QC_PORT: String(port), QC_HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let log = '';
+  child.stdout!.on('data', (d) => (log += d));
+  child.stderr!.on('data', (d) => (log += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, log: () => log };
 }
 
 function statusOnNewConnection(url: string, headers: Record<string, string>): Promise<number | undefined> {
@@ -59,22 +62,16 @@ test('QC_WORKERS=2: two workers serve one port, a killed one is replaced, SIGTER
   });
   const port = await freePort();
   let child: ChildProcess | null = null;
-  let log = '';
   try {
-    child = spawn(TSX, ['api/src/main.ts'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env.env, QC_PORT: String(port), QC_HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (d) => (log += d));
-    child.stderr!.on('data', (d) => (log += d));
-    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    const main = startMain(env.env, port);
+    child = main.child;
+    const { exited, log } = main;
     const base = `http://127.0.0.1:${port}`;
-    const workerPids = () => [...log.matchAll(/worker (\d+) serving/g)].map((m) => Number(m[1]));
+    const workerPids = () => [...log().matchAll(/worker (\d+) serving/g)].map((m) => Number(m[1]));
     const health = async () => (await fetch(`${base}/api/health/`).catch(() => null))?.status;
 
     await until('two workers serving', () => (workerPids().length === 2 ? true : undefined));
-    expect(log).toContain('serving with 2 worker processes');
+    expect(log()).toContain('serving with 2 worker processes');
     const [first, second] = workerPids();
     expect(first && second && first !== second).toBe(true);
 
@@ -93,7 +90,7 @@ test('QC_WORKERS=2: two workers serve one port, a killed one is replaced, SIGTER
     // Both answered: each logs its requests with its pid.
     const answeredBy = () =>
       new Set(
-        log
+        log()
           .split('\n')
           .filter((line) => line.startsWith('{') && line.endsWith('}') && line.includes('"url":"/api/users/me/"'))
           .map((line) => (JSON.parse(line) as { pid: number }).pid),
@@ -103,7 +100,7 @@ test('QC_WORKERS=2: two workers serve one port, a killed one is replaced, SIGTER
 
     process.kill(first!, 'SIGKILL');
     await until('a replacement worker serving', () => (workerPids().length === 3 ? true : undefined));
-    expect(log).toMatch(new RegExp(`worker ${first} exited \\(SIGKILL\\); starting another`));
+    expect(log()).toMatch(new RegExp(`worker ${first} exited \\(SIGKILL\\); starting another`));
     expect(await health()).toBe(200);
     const replacement = workerPids()[2]!;
 
@@ -121,18 +118,11 @@ test('QC_WORKERS=2 on a port already taken: the workers fail to start and the pr
   const taken = net.createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   const { port } = taken.address() as net.AddressInfo;
-  let log = '';
   try {
-    const child = spawn(TSX, ['api/src/main.ts'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env.env, QC_PORT: String(port), QC_HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (d) => (log += d));
-    child.stderr!.on('data', (d) => (log += d));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    const { exited, log } = startMain(env.env, port);
+    const code = await exited;
     expect(code).toBe(1);
-    expect(log).toMatch(/failed to start \(code 1\); stopping/);
+    expect(log()).toMatch(/failed to start \(code 1\); stopping/);
   } finally {
     taken.close();
     await env.cleanup();

@@ -13,11 +13,9 @@ const { buildApp } = await import('../../api/src/app.ts');
 const { SHUTDOWN_MESSAGE, startPrimary, startWorker } = await import('../../api/src/cluster.ts');
 
 // QC_BENCH_PROFILE=<dir>: each serving process writes a CPU profile there when it stops (Chrome DevTools).
-const profiler =
-  process.env.QC_BENCH_PROFILE && !(cluster.isPrimary && loadConfig(process.env).workers > 1)
-    ? await startProfiler(process.env.QC_BENCH_PROFILE)
-    : null;
 const config = loadConfig({ ...process.env, QC_PORT: '0', QC_HOST: '127.0.0.1' });
+const serves = cluster.isWorker || config.workers === 1;
+const profiler = process.env.QC_BENCH_PROFILE && serves ? await startProfiler(process.env.QC_BENCH_PROFILE) : null;
 const closers = [];
 const stop = async () => {
   await Promise.allSettled(closers.map((close) => close()));

@@ -1,6 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { generate } from 'otplib';
@@ -187,4 +188,16 @@ export async function partialLogin(t: TestApp, email: string, password = PASSWOR
   const body = res.json();
   if (res.statusCode !== 200 || body.requires_2fa !== true) throw new Error(`no challenge: ${res.body}`);
   return body.partial_token;
+}
+
+/** A loopback port nobody listens on right now (for a server expected to be unreachable, or started later). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
 }

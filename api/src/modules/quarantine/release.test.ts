@@ -1,5 +1,4 @@
-import { createServer } from 'node:net';
-import { bearer, createTestApp, type TestApp } from '../../test/helpers';
+import { bearer, createTestApp, freePort, type TestApp } from '../../test/helpers';
 import {
   domainCounters,
   globalCounters,
@@ -344,13 +343,7 @@ describe('release through a real SMTP relay', () => {
 
 describe('relay problems', () => {
   test('relay unreachable → 502 relay_unreachable; status release_failed', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer();
-      s.listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const down = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN, QC_SMTP_URL: `smtp://127.0.0.1:${port}` });
     try {
       await down.createUser({ email: 'ann@a.example', role: 'user' });
