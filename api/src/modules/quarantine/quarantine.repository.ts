@@ -84,19 +84,23 @@ function addDelta(deltas: CountDeltas, domain: string, status: RecipientStatus, 
 }
 
 /**
- * Applies counter deltas inside the caller's transaction. Keys are applied in sorted order so
- * concurrent PostgreSQL writers lock counter rows in the same order (no deadlock).
+ * Applies counter deltas inside the caller's transaction in multi-row upserts (a counter row per
+ * domain touched, plus the global one: one statement but for the largest batches). Rows in sorted key order so concurrent PostgreSQL writers
+ * lock counter rows in the same order (no deadlock).
  */
 async function applyCountDeltas(trx: DbExecutor, deltas: CountDeltas): Promise<void> {
-  for (const key of [...deltas.keys()].sort()) {
+  const rows = [...deltas.keys()].sort().flatMap((key) => {
     const n = deltas.get(key)!;
-    if (n === 0) continue;
+    if (n === 0) return [];
     const [scope, scope_id, status] = key.split('\u0000') as [CountScope, string, RecipientStatus];
+    return [{ scope, scope_id, status, n }];
+  });
+  for (const batch of chunks(rows)) {
     await trx
       .insertInto('quarantine_counts')
-      .values({ scope, scope_id, status, n })
+      .values(batch)
       .onConflict((oc) =>
-        oc.columns(['scope', 'scope_id', 'status']).doUpdateSet({ n: sql`quarantine_counts.n + ${n}` }),
+        oc.columns(['scope', 'scope_id', 'status']).doUpdateSet({ n: sql`quarantine_counts.n + excluded.n` }),
       )
       .execute();
   }
