@@ -37,6 +37,22 @@ test('an admin sees every entry, and the groups expand', async ({ page, stack })
   await expect(nav.getByRole('menuitem', { name: 'Journaux par jour' })).toBeVisible();
 });
 
+test('on a phone the drawer starts collapsed and leaves the page the width', async ({ page, stack }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInQuick(page, stack.users.user, '/mail');
+  const drawer = page.locator('.ant-layout-sider').first();
+  await expect(page.getByRole('heading', { name: 'Quarantaine' })).toBeVisible();
+  await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(64);
+  const content = await page.getByTestId('content').boundingBox();
+  expect(content!.width).toBeGreaterThanOrEqual(390 - 64 - 2 * 12);
+  // Nothing (the pager under the table, say) makes the page wider than the phone.
+  await expect(page.getByTestId('quarantine-next')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // Still the user's to expand.
+  await page.getByRole('button', { name: 'Déplier le menu' }).click();
+  await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(240);
+});
+
 test('the drawer is 240 px wide and collapses to 64 px', async ({ page, stack }) => {
   await signInQuick(page, stack.users.user);
   const drawer = page.locator('.ant-layout-sider').first();

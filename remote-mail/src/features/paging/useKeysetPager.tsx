@@ -45,9 +45,10 @@ export type KeysetPager = ReturnType<typeof useKeysetPager>;
 export function KeysetPagerButtons({ pager, testPrefix }: { pager: KeysetPager; testPrefix: string }) {
   const { t } = useTranslation('mail');
   return (
-    <Flex align="center" gap={8}>
+    // Wraps on a narrow screen (a phone) instead of pushing the page wider than the window.
+    <Flex align="center" justify="flex-end" gap={8} wrap>
       {pager.page !== null ? (
-        <Typography.Text type="secondary" data-testid={`${testPrefix}-page-number`}>
+        <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }} data-testid={`${testPrefix}-page-number`}>
           {t('quarantine.pager.page', { page: pager.page })}
         </Typography.Text>
       ) : null}
