@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, ENV_VARIABLES, loadConfig, REPO_ROOT } from './config';
+import { usableCpus } from './lib/cpus';
 
 let dir: string;
 beforeEach(() => {
@@ -14,7 +15,7 @@ test('secure defaults, paths relative to the cwd', () => {
   expect(c).toMatchObject({
     port: 8080,
     host: '127.0.0.1',
-    workers: Math.min(os.availableParallelism(), 8),
+    workers: Math.min(usableCpus(), 8),
     dataDir: path.join(dir, 'data'),
     database: { kind: 'sqlite', file: path.join(dir, 'data', 'qconsole.sqlite') },
     accessTtl: 300,

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Cron } from 'croner';
 import { z } from 'zod';
 import { LIMITS } from '@qc/contracts';
+import { usableCpus } from './lib/cpus';
 
 /** The repository root: defaults for the built front end are relative to it, not to the cwd. */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -89,7 +89,7 @@ function isCronPattern(pattern: string): boolean {
 const EnvSchema = z.object({
   QC_PORT: int(8080, 0, 65535),
   QC_HOST: z.string().min(1).default('127.0.0.1'),
-  QC_WORKERS: int(Math.min(os.availableParallelism(), 8), 1, 64),
+  QC_WORKERS: int(Math.min(usableCpus(), 8), 1, 64),
   QC_DATA_DIR: z.string().min(1).default('./data'),
   QC_DATABASE_URL: z
     .string()

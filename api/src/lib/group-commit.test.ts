@@ -91,6 +91,20 @@ test('a flush waits for items announced as coming and takes them together, but n
   expect(batches.at(-1)).toEqual([7]);
 });
 
+test('an announced item that will not come (recheck) ends the wait at once', async () => {
+  let coming = 1;
+  const flush = async (items: number[]) => items.map((value) => ({ ok: true as const, value }));
+  const submit = groupCommit(flush, { ...limits, comingSoon: () => coming, gatherMs: 1000 });
+  const started = performance.now();
+  const first = submit(1);
+  setTimeout(() => {
+    coming = 0;
+    submit.recheck();
+  }, 10);
+  await expect(first).resolves.toBe(1);
+  expect(performance.now() - started).toBeLessThan(500);
+});
+
 test('while a flush waits for announced items the process idles (no busy wait)', async () => {
   const flush = async (items: number[]) => items.map((value) => ({ ok: true as const, value }));
   const submit = groupCommit(flush, { ...limits, comingSoon: () => 1, gatherMs: 200 });

@@ -22,6 +22,13 @@ interface Pending<T, R> {
   reject(error: unknown): void;
 }
 
+/** Submits an item; settles with its own outcome once the flush that took it has committed. */
+export interface GroupCommit<T, R> {
+  (item: T): Promise<R>;
+  /** `comingSoon` went down without a submit (an announced item will not come): a waiting flush looks again. */
+  recheck(): void;
+}
+
 /**
  * Group commit: items submitted while a flush is running are written together by the next flush,
  * so concurrent writers share one transaction (one fsync) instead of queueing for one each. A lone
@@ -31,7 +38,7 @@ interface Pending<T, R> {
 export function groupCommit<T, R>(
   flush: (items: T[]) => Promise<Outcome<R>[]>,
   limits: GroupCommitLimits<T>,
-): (item: T) => Promise<R> {
+): GroupCommit<T, R> {
   const queue: Pending<T, R>[] = [];
   let running = false;
 
@@ -90,10 +97,11 @@ export function groupCommit<T, R>(
     }
   };
 
-  return (item) =>
+  const submit = (item: T) =>
     new Promise<R>((resolve, reject) => {
       queue.push({ item, resolve, reject });
       wake?.();
       if (!running) void drain();
     });
+  return Object.assign(submit, { recheck: () => wake?.() });
 }

@@ -55,8 +55,10 @@ export function createMessageWriter(db: Db): { arrive(): Arrival } {
       reading++;
       let here = true;
       const leave = () => {
-        if (here) reading--;
+        if (!here) return;
         here = false;
+        reading--;
+        submit.recheck(); // a flush waiting for this one's message need not wait any longer
       };
       return {
         write: (msg) => {
