@@ -55,4 +55,10 @@ test('page size and theme saved from /settings persist in the browser and on the
   await expect(theme.getByRole('radio', { name: /Sombre/ })).toBeChecked();
   await expect(size.getByRole('radio', { name: '20', exact: true })).toBeChecked();
   await expect.poll(() => storedPreferences(page)).toMatchObject({ themeMode: 'dark', defaultPageSize: 20 });
+
+  // Spec §3: the preferences reload with the session, on any page (not only once /settings opens).
+  await page.evaluate(() => localStorage.removeItem('userPreferences'));
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Tableau de bord' })).toBeVisible();
+  await expect.poll(() => storedPreferences(page)).toMatchObject({ themeMode: 'dark', defaultPageSize: 20 });
 });

@@ -15,6 +15,7 @@ import { LanguageSelect } from '../features/controls/LanguageSelect';
 import { ThemeToggle } from '../features/controls/ThemeToggle';
 import { FeedbackButton } from '../features/feedback/FeedbackButton';
 import { pushPreferences } from '../features/settings/preferences-sync';
+import { useAccountPreferences } from '../features/settings/settings.queries';
 import { NavMenu } from './NavMenu';
 import { ProfileMenu } from './ProfileMenu';
 
@@ -48,6 +49,7 @@ export function ProtectedLayout() {
   // content's margin shrinks: an expanded drawer left a 390 px phone about 100 px for the page.
   const [narrow, setNarrow] = useState(false);
   useCurrentUserQuery();
+  useAccountPreferences();
 
   return (
     <Layout style={{ minHeight: '100vh' }}>

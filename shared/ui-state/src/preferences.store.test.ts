@@ -1,5 +1,5 @@
 import { DEFAULT_PREFERENCES, mergePreferences, PREFERENCES_KEY, usePreferences } from './preferences.store';
-import { nextThemeMode, PRIMARY_COLORS, resolveTheme, useTheme } from './theme.store';
+import { nextThemeMode, resolveTheme, useTheme } from './theme.store';
 
 beforeEach(() => {
   localStorage.clear();
@@ -26,10 +26,10 @@ describe('user preferences (spec §3)', () => {
   it('reload() reads local storage (corrupt JSON → defaults) and applies the theme', () => {
     localStorage.setItem(PREFERENCES_KEY, JSON.stringify({ themeMode: 'dark' }));
     expect(usePreferences.getState().reload()).toEqual({ themeMode: 'dark', defaultPageSize: 50 });
-    expect(useTheme.getState()).toMatchObject({ mode: 'dark', resolved: 'dark', primary: PRIMARY_COLORS.dark });
+    expect(useTheme.getState()).toMatchObject({ mode: 'dark', resolved: 'dark', primary: '#4169e1' });
     localStorage.setItem(PREFERENCES_KEY, '{not json');
     expect(usePreferences.getState().reload()).toEqual(DEFAULT_PREFERENCES);
-    expect(useTheme.getState().primary).toBe('#1677ff');
+    expect(useTheme.getState().primary).toBe('#0958d9');
   });
 
   it('save() stores the merged JSON', () => {
@@ -52,6 +52,6 @@ describe('theme (spec §4, §9)', () => {
     useTheme.getState().setSystemDark(true);
     expect(useTheme.getState()).toMatchObject({ resolved: 'dark', primary: '#4169e1' });
     useTheme.getState().setSystemDark(false);
-    expect(useTheme.getState()).toMatchObject({ resolved: 'light', primary: '#1677ff' });
+    expect(useTheme.getState()).toMatchObject({ resolved: 'light', primary: '#0958d9' });
   });
 });

@@ -3,7 +3,15 @@
  * boundary, page states. Never renders notices itself (use notify() from @qc/ui-state).
  */
 export { ThemeRoot, useThemeToken, type ThemeRootProps } from './ThemeRoot';
-export { PageLoading, PageError, PageEmpty, ComingSoon, type PageErrorProps } from './PageStates';
+export {
+  PageLoading,
+  PageError,
+  PageEmpty,
+  TableEmptyText,
+  VisuallyHidden,
+  ComingSoon,
+  type PageErrorProps,
+} from './PageStates';
 export { PageHeader } from './PageHeader';
 export { formatDateTime, formatUtcDay } from './date-format';
 export {

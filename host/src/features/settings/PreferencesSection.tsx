@@ -5,7 +5,7 @@ import Radio from 'antd/es/radio';
 import { notify, PREFERENCES_KEY, usePreferences, type ThemeMode, type UserPreferences } from '@qc/ui-state';
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { mergeServerPreferences, PAGE_SIZES, THEME_MODES, toPageSize, toServerPreferences } from './preferences-sync';
+import { applyServerPreferences, PAGE_SIZES, THEME_MODES, toPageSize, toServerPreferences } from './preferences-sync';
 import { useSavePreferences, useServerPreferences } from './settings.queries';
 
 interface PreferencesValues {
@@ -41,11 +41,7 @@ export function PreferencesSection() {
 
   useEffect(() => {
     if (!server.data) return;
-    const current = usePreferences.getState().preferences;
-    const merged = mergeServerPreferences(current, server.data);
-    if (merged.themeMode !== current.themeMode || merged.defaultPageSize !== current.defaultPageSize) {
-      usePreferences.getState().save(merged);
-    }
+    const merged = applyServerPreferences(server.data);
     if (!form.isFieldsTouched()) {
       form.setFieldsValue({ themeMode: merged.themeMode, defaultPageSize: toPageSize(merged.defaultPageSize) });
     }

@@ -1,6 +1,6 @@
 import { savePreferences } from '@qc/api-client';
 import type { PageSize, Preferences } from '@qc/contracts';
-import { DEFAULT_PREFERENCES, type ThemeMode, type UserPreferences } from '@qc/ui-state';
+import { DEFAULT_PREFERENCES, usePreferences, type ThemeMode, type UserPreferences } from '@qc/ui-state';
 
 /** The page sizes the account copy accepts (spec §9 default 50; `page_size` ≤ 200). */
 export const PAGE_SIZES: readonly PageSize[] = [10, 20, 50, 100, 200];
@@ -32,6 +32,16 @@ export function mergeServerPreferences(local: UserPreferences, server: Preferenc
   const neverSaved =
     server.theme_mode === SERVER_DEFAULTS.theme_mode && server.default_page_size === SERVER_DEFAULTS.default_page_size;
   return neverSaved ? local : { ...local, ...fromServerPreferences(server) };
+}
+
+/** Merges the account copy into the local preferences (the store, hence localStorage and the theme). */
+export function applyServerPreferences(server: Preferences): UserPreferences {
+  const current = usePreferences.getState().preferences;
+  const merged = mergeServerPreferences(current, server);
+  if (merged.themeMode !== current.themeMode || merged.defaultPageSize !== current.defaultPageSize) {
+    usePreferences.getState().save(merged);
+  }
+  return merged;
 }
 
 /** PUT the local preferences to the account (the theme toggle of the signed-in shell). */

@@ -1,19 +1,42 @@
 import { getPreferences, savePreferences } from '@qc/api-client';
+import { useSession } from '@qc/auth';
 import type { Preferences } from '@qc/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { applyServerPreferences } from './preferences-sync';
 
-export const settingsKeys = { preferences: ['preferences'] as const };
+/** Per user: another user signing in on this browser reads their own copy, not a cached one. */
+export const settingsKeys = { preferences: (userId: string | undefined) => ['preferences', userId ?? null] as const };
 
 /** GET /api/users/me/preferences/ (the account copy of userPreferences). */
 export function useServerPreferences() {
-  return useQuery({ queryKey: settingsKeys.preferences, queryFn: getPreferences, staleTime: 60_000, retry: false });
+  const userId = useSession((s) => s.user?.id);
+  return useQuery({
+    queryKey: settingsKeys.preferences(userId),
+    queryFn: getPreferences,
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+/**
+ * Spec §3: the preferences reload when the authentication state or the user changes. The signed-in
+ * shell reads the account copy and merges it over the local one, so a theme saved on another
+ * machine applies on any page, not only once /settings is opened.
+ */
+export function useAccountPreferences() {
+  const server = useServerPreferences();
+  useEffect(() => {
+    if (server.data) applyServerPreferences(server.data);
+  }, [server.data]);
 }
 
 /** PUT /api/users/me/preferences/ */
 export function useSavePreferences() {
   const queryClient = useQueryClient();
+  const userId = useSession((s) => s.user?.id);
   return useMutation({
     mutationFn: (prefs: Preferences) => savePreferences(prefs),
-    onSuccess: (saved) => queryClient.setQueryData(settingsKeys.preferences, saved),
+    onSuccess: (saved) => queryClient.setQueryData(settingsKeys.preferences(userId), saved),
   });
 }

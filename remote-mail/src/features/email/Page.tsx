@@ -10,7 +10,7 @@ import Table from 'antd/es/table';
 import Tabs from 'antd/es/tabs';
 import Typography from 'antd/es/typography';
 import { errorMessageKey, readApiError } from '@qc/api-client';
-import { PageError, PageHeader, PageLoading } from '@qc/ui';
+import { PageError, PageHeader, PageLoading, TableEmptyText } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { formatSize } from '../quarantine/quarantine.format';
@@ -57,7 +57,7 @@ function Headers({ headers }: { headers: MailHeader[] }) {
       size="small"
       dataSource={headers.map((h, key) => ({ ...h, key }))}
       pagination={false}
-      locale={{ emptyText: t('email.headers.empty') }}
+      locale={{ emptyText: <TableEmptyText>{t('email.headers.empty')}</TableEmptyText> }}
       columns={[
         { key: 'name', title: t('email.headers.name'), dataIndex: 'name', width: 200 },
         {
@@ -80,7 +80,7 @@ function Attachments({ attachments }: { attachments: MailAttachment[] }) {
       size="small"
       dataSource={attachments.map((a, key) => ({ ...a, key }))}
       pagination={false}
-      locale={{ emptyText: t('email.attachments.empty') }}
+      locale={{ emptyText: <TableEmptyText>{t('email.attachments.empty')}</TableEmptyText> }}
       columns={[
         {
           key: 'name',

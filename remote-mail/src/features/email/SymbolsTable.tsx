@@ -1,6 +1,6 @@
 import Table, { type ColumnsType } from 'antd/es/table';
 import Typography from 'antd/es/typography';
-import { useThemeToken } from '@qc/ui';
+import { TableEmptyText, useThemeToken } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { formatScore } from '../quarantine/quarantine.format';
 import type { RspamdSymbol } from '../quarantine/quarantine.types';
@@ -70,7 +70,7 @@ export function SymbolsTable({ symbols }: { symbols: RspamdSymbol[] }) {
       dataSource={symbols}
       pagination={false}
       scroll={{ x: 'max-content' }}
-      locale={{ emptyText: t('email.symbols.empty') }}
+      locale={{ emptyText: <TableEmptyText>{t('email.symbols.empty')}</TableEmptyText> }}
       data-testid="email-symbols"
     />
   );
