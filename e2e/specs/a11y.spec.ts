@@ -19,23 +19,26 @@ interface Finding {
   nodes: { target: string[]; html: string; failureSummary?: string }[];
 }
 
-async function axeFindings(page: Page): Promise<string[]> {
-  // Transitions finished: a colour caught mid-fade is not the page's.
-  await page.addStyleTag({
+/** axe's findings on the page, or only within `scope` (a dialog: the page behind it was checked on its own). */
+async function axeFindings(page: Page, scope?: string): Promise<string[]> {
+  // Transitions finished: a colour caught mid-fade is not the page's. Taken off again afterwards:
+  // antd closes its dialogs on the end of their animation.
+  const still = await page.addStyleTag({
     content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
   });
   await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
+  const violations = await page.evaluate(async (scope) => {
     const axe = (
       window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Finding[] }> } }
     ).axe;
     // antd's table keeps a hidden row for measuring column widths (aria-hidden, not for anyone).
     const result = await axe.run(
-      { exclude: [['.ant-table-measure-row']] },
+      { ...(scope ? { include: [[scope]] } : {}), exclude: [['.ant-table-measure-row']] },
       { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
     );
     return result.violations;
-  });
+  }, scope);
+  await still.evaluate((el) => (el as Element).remove());
   return violations.flatMap((v) =>
     v.nodes.map(
       (n) =>
@@ -83,6 +86,20 @@ for (const theme of ['light', 'dark'] as const) {
       await page.waitForLoadState('networkidle');
       findings.push(...(await axeFindings(page)).map((f) => `${path}: ${f}`));
     }
+    // Two dialogs: the bulk delete confirmation (cancelled: nothing is deleted) and the feedback form.
+    await page.goto('/mail');
+    await page
+      .getByRole('checkbox', { name: /^Sélectionner « / })
+      .first()
+      .check();
+    await page.getByTestId('quarantine-bulk-delete').click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    findings.push(...(await axeFindings(page, '[role="dialog"]')).map((f) => `bulk delete confirmation: ${f}`));
+    await page.getByRole('dialog').getByRole('button', { name: 'Annuler' }).click();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await page.getByTestId('feedback-button').click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    findings.push(...(await axeFindings(page, '[role="dialog"]')).map((f) => `feedback dialog: ${f}`));
     // One message's page (the first of the list).
     await page.goto('/mail?status=all');
     await page.getByRole('table').getByRole('link').first().click();

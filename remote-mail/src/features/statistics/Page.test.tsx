@@ -73,8 +73,9 @@ beforeEach(() => {
   }
 });
 
-// antd's light theme tokens: colorWarning, colorSuccess, colorError (the totals cards' colours).
-const SERIES_COLORS = ['#faad14', '#52c41a', '#ff4d4f'];
+// The light theme's colorWarning, colorSuccess, colorError (the totals cards' colours): antd's
+// orange, and the darker green and red of shared/ui-state's theme (WCAG AA on white).
+const SERIES_COLORS = ['#faad14', '#237804', '#cf1322'];
 
 describe('statistics page', () => {
   it('shows the totals, the risk breakdown and a lazy area chart of the last 7 days by default', async () => {
