@@ -4,8 +4,8 @@ import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
 import { useSession } from '@qc/auth';
 import { useQueryClient } from '@tanstack/react-query';
-import { VisuallyHidden } from '@qc/ui';
-import { notify, useTheme } from '@qc/ui-state';
+import { useThemeToken, VisuallyHidden } from '@qc/ui';
+import { notify } from '@qc/ui-state';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { markSigningOut } from '../app/location';
@@ -24,7 +24,7 @@ export function initials(username: string | null | undefined): string {
 export function ProfileMenu() {
   const { t } = useTranslation('host');
   const user = useSession((s) => s.user);
-  const primary = useTheme((s) => s.primary);
+  const token = useThemeToken();
   const logout = useSession((s) => s.logout);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -59,7 +59,7 @@ export function ProfileMenu() {
           <Avatar
             size="small"
             // antd's grey (the placeholder colour) is under 4.5:1 behind white initials in dark mode.
-            style={{ verticalAlign: 'middle', backgroundColor: primary }}
+            style={{ verticalAlign: 'middle', backgroundColor: token.colorPrimary }}
             data-testid="avatar"
           >
             {initials(user?.username)}
