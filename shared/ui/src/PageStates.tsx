@@ -70,20 +70,6 @@ export function TableEmptyText({ children }: { children: ReactNode }) {
   return <Typography.Text type="secondary">{children}</Typography.Text>;
 }
 
-const VISUALLY_HIDDEN: CSSProperties = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-};
-
-/** Text for screen readers only (part of an element's accessible name, not drawn). */
-export function VisuallyHidden({ children }: { children: ReactNode }) {
-  return <span style={VISUALLY_HIDDEN}>{children}</span>;
-}
-
 /** A page not built yet: routes, guards and nav exist; the content comes in a later issue. */
 export function ComingSoon({ title }: { title?: string }) {
   const { t } = useTranslation('common');

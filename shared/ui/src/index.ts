@@ -3,16 +3,9 @@
  * boundary, page states. Never renders notices itself (use notify() from @qc/ui-state).
  */
 export { ThemeRoot, useThemeToken, type ThemeRootProps } from './ThemeRoot';
-export {
-  PageLoading,
-  PageError,
-  PageEmpty,
-  TableEmptyText,
-  VisuallyHidden,
-  ComingSoon,
-  type PageErrorProps,
-} from './PageStates';
+export { PageLoading, PageError, PageEmpty, TableEmptyText, ComingSoon, type PageErrorProps } from './PageStates';
 export { PageHeader } from './PageHeader';
+export { VisuallyHidden } from './VisuallyHidden';
 export { formatDateTime, formatUtcDay } from './date-format';
 export {
   DATE_PRESETS,
