@@ -9,6 +9,28 @@ let suite: QuarantineSuite;
 let t: TestApp;
 let tokens: Record<string, string>;
 const TODAY = utcDay(Date.now());
+// The clock stands at noon UTC of today: a run that crosses midnight would count a release on a day
+// the expectations do not know. Only Date is faked; timers run for real.
+const REAL_TIMERS = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+  'requestIdleCallback',
+  'cancelIdleCallback',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
+beforeAll(() => {
+  jest.useFakeTimers({ now: TODAY + 12 * 3600_000, doNotFake: [...REAL_TIMERS] });
+});
+afterAll(() => jest.useRealTimers());
 const isoDay = (day: number) => new Date(day).toISOString().slice(0, 10);
 /** Noon UTC, `n` days ago. */
 const daysAgo = (n: number) => new Date(TODAY - n * DAY_MS + 12 * 3600_000).toISOString();
