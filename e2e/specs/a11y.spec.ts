@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import { signInApi } from '../lib/seed';
-import { expect, signInQuick, test } from '../lib/test';
+import { expect, signInQuick, signInUi, signOutUi, test } from '../lib/test';
+import { totp, totpStep } from '../lib/totp';
 import { createUser } from '../lib/users';
 
 // WCAG 2.1 A and AA, as axe-core checks them, on the console's pages in both themes: contrast of
@@ -19,7 +20,7 @@ interface Finding {
   nodes: { target: string[]; html: string; failureSummary?: string }[];
 }
 
-/** axe's findings on the page, or only within `scope` (a dialog: the page behind it was checked on its own). */
+/** axe's findings on the page, or only within `scope` (a dialog, a hovered control: the rest was checked on its own). */
 async function axeFindings(page: Page, scope?: string): Promise<string[]> {
   // Transitions finished: a colour caught mid-fade is not the page's. Taken off again afterwards:
   // antd closes its dialogs on the end of their animation.
@@ -58,7 +59,7 @@ const PAGES: [string, string | null][] = [
 
 for (const theme of ['light', 'dark'] as const) {
   test(`no WCAG A/AA findings on the console's pages, ${theme} theme`, async ({ page, stack }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(150_000);
     const user = await createUser(`a11y-${theme}`, 'admin');
     if (theme === 'dark') {
       const access = await signInApi(stack.baseURL, user.email, user.password);
@@ -100,12 +101,43 @@ for (const theme of ['light', 'dark'] as const) {
     await page.getByTestId('feedback-button').click();
     await expect(page.getByRole('dialog')).toBeVisible();
     findings.push(...(await axeFindings(page, '[role="dialog"]')).map((f) => `feedback dialog: ${f}`));
-    // One message's page (the first of the list).
-    await page.goto('/mail?status=all');
+    // One message's page (the first quarantined one), and its release confirmation (cancelled).
+    await page.goto('/mail');
     await page.getByRole('table').getByRole('link').first().click();
-    await expect(page.getByTestId('email-release')).toBeVisible();
+    await expect(page.getByTestId('email-release')).toBeEnabled();
     await page.waitForLoadState('networkidle');
     findings.push(...(await axeFindings(page)).map((f) => `message page: ${f}`));
+    await page.getByTestId('email-release').click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    findings.push(...(await axeFindings(page, '[role="dialog"]')).map((f) => `release confirmation: ${f}`));
+    await page.getByTestId('email-confirm-cancel').click();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    // Two-factor set-up on /profile, each of its three steps, then the code step of the next sign-in.
+    await page.goto('/profile');
+    await page.getByTestId('mfa-enable').click();
+    const modal = page.getByTestId('mfa-enable-modal');
+    await expect(page.getByTestId('mfa-qr')).toBeVisible();
+    findings.push(...(await axeFindings(page, '[role="dialog"]')).map((f) => `MFA set-up, scan: ${f}`));
+    const secret = (await page.getByTestId('mfa-secret').innerText()).replace(/\s/g, '');
+    await page.getByTestId('mfa-next').click();
+    await expect(modal).toHaveAttribute('data-step', 'verify');
+    findings.push(...(await axeFindings(page, '[role="dialog"]')).map((f) => `MFA set-up, verify: ${f}`));
+    await page.getByTestId('mfa-code').fill(totp(secret, totpStep()));
+    await page.getByTestId('mfa-verify').click();
+    await expect(modal).toHaveAttribute('data-step', 'codes');
+    findings.push(...(await axeFindings(page, '[role="dialog"]')).map((f) => `MFA set-up, backup codes: ${f}`));
+    await page.getByRole('checkbox', { name: 'J’ai enregistré ces codes' }).check();
+    await page.getByTestId('mfa-codes-done').click();
+    await expect(modal).toBeHidden();
+    await signOutUi(page);
+    await signInUi(page, user);
+    await expect(page.getByTestId('two-factor-step')).toBeVisible();
+    findings.push(...(await axeFindings(page)).map((f) => `two-factor step: ${f}`));
+    // Hover colours too: a link's, a primary button's.
+    await page.getByTestId('totp-back').hover();
+    findings.push(...(await axeFindings(page, '[data-testid="totp-back"]')).map((f) => `hovered link: ${f}`));
+    await page.getByTestId('totp-submit').hover();
+    findings.push(...(await axeFindings(page, '[data-testid="totp-submit"]')).map((f) => `hovered button: ${f}`));
     expect(findings).toEqual([]);
   });
 }

@@ -18,6 +18,9 @@ export const PRIMARY_COLORS: Record<ResolvedTheme, string> = { light: '#0958d9',
 const TEXT_TOKENS: Record<ResolvedTheme, Record<string, string>> = {
   light: {
     colorInfo: PRIMARY_COLORS.light, // links and "processing" tags follow colorInfo, not colorPrimary
+    // Hovered links and primary buttons darken (antd lightens them: white text 4.2:1, a link 2.8:1).
+    colorLinkHover: '#003eb3',
+    colorPrimaryHover: '#003eb3',
     colorTextTertiary: 'rgba(0, 0, 0, 0.6)',
     colorTextDescription: 'rgba(0, 0, 0, 0.6)',
     colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
@@ -30,6 +33,8 @@ const TEXT_TOKENS: Record<ResolvedTheme, Record<string, string>> = {
   dark: {
     colorInfo: '#69b1ff', // antd's dark blue and red are 3.4–4.3:1 on the dark cards
     colorLink: '#69b1ff',
+    colorLinkHover: '#91caff', // antd's dims to 2.6:1
+    colorPrimaryHover: '#3a5cc2', // antd's lighter blue carries white text at 3.6:1
     colorError: '#ff7875',
     colorTextTertiary: 'rgba(255, 255, 255, 0.55)',
     colorTextDescription: 'rgba(255, 255, 255, 0.55)',
