@@ -66,13 +66,31 @@ describe('start-up check (spec §4)', () => {
     expect(stored()).toEqual([null, null]);
   });
 
-  it('clears the tokens when the current user cannot be fetched', async () => {
+  it('clears the tokens when the current user cannot be fetched (a revoked session: its refresh fails too)', async () => {
     localStorage.setItem('accessToken', makeJwt(300));
     localStorage.setItem('refreshToken', 'r1');
-    mockFetch(() => jsonResponse(401, { detail: 'revoked', code: 'session_revoked' }));
+    const { calls } = mockFetch(() => jsonResponse(401, { detail: 'revoked', code: 'session_revoked' }));
     await state().initialize();
+    expect(calls.map((c) => c.url)).toEqual(['/api/users/me/', '/api/auth/refresh/']);
     expect(stored()).toEqual([null, null]);
     expect(state().isAuthenticated).toBe(false);
+  });
+
+  it('an access token refused though this clock calls it valid (expired on the way, clocks apart): one refresh', async () => {
+    const early = makeJwt(1);
+    localStorage.setItem('accessToken', early);
+    localStorage.setItem('refreshToken', 'r1');
+    const fresh = makeJwt(300);
+    const { calls } = mockFetch((c) => {
+      if (c.url === '/api/auth/refresh/') return jsonResponse(200, { access: fresh, refresh: 'r2' });
+      if (c.url === '/api/users/me/' && c.authorization === `Bearer ${fresh}`) return jsonResponse(200, USER);
+      return jsonResponse(401, { detail: 'The token has expired.', code: 'token_expired' });
+    });
+    await state().initialize();
+    expect(calls.map((c) => c.url)).toEqual(['/api/users/me/', '/api/auth/refresh/', '/api/users/me/']);
+    expect(calls[1]!.body).toEqual({ refresh: 'r1' });
+    expect(stored()).toEqual([fresh, 'r2']);
+    expect(state()).toMatchObject({ isAuthenticated: true, user: USER });
   });
 
   it('runs once however often it is called', async () => {

@@ -61,25 +61,21 @@ export const useSession = create<SessionState>()((set, get) => {
   }
 
   async function startUp(): Promise<void> {
-    let access = getAccessToken();
-    if (!access || isTokenExpired(access)) {
-      if (!getRefreshToken()) {
-        clearTokens();
-        set({ ...signedOut });
-        return;
-      }
-      try {
-        access = await refreshTokens(access);
-      } catch {
-        clearTokens();
-        set({ ...signedOut });
-        return;
-      }
-    }
     try {
-      const user = await fetchCurrentUser(access);
+      let access = getAccessToken();
+      if (!access || isTokenExpired(access)) access = await refreshTokens(access);
+      let user: CurrentUser;
+      try {
+        user = await fetchCurrentUser(access);
+      } catch (e) {
+        // Valid by this clock yet refused: it expired on the way, or the clocks disagree. One
+        // refresh, as for any other call (a revoked session fails it too).
+        if (!(e instanceof AuthError && e.status === 401)) throw e;
+        user = await fetchCurrentUser(await refreshTokens(access));
+      }
       set({ user, isAuthenticated: true, isLoading: false });
     } catch {
+      // No refresh token, a refused refresh, or no user: signed out.
       clearTokens();
       set({ ...signedOut });
     }
