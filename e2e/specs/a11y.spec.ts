@@ -48,6 +48,24 @@ async function axeFindings(page: Page, scope?: string): Promise<string[]> {
   );
 }
 
+/**
+ * Controls whose icon would be read out by its English name: antd's icons are role="img" named
+ * after the icon ("reload Actualiser", a clear button "close-circle") unless aria-hidden or named
+ * on purpose. axe does not flag this.
+ */
+async function iconNamedControls(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('button:not([aria-label]), a:not([aria-label]), [role="menuitem"]')]
+      .filter((el) => el.checkVisibility({ visibilityProperty: true }))
+      .filter((el) =>
+        [...el.querySelectorAll('.anticon[role="img"]:not([aria-hidden="true"])')].some((icon) =>
+          /^[a-z]+(-[a-z]+)*$/.test(icon.getAttribute('aria-label') ?? ''),
+        ),
+      )
+      .map((el) => `icon name read out in "${(el.textContent ?? '').trim()}"`),
+  );
+}
+
 const PAGES: [string, string | null][] = [
   ['/dashboard', 'Tableau de bord'],
   ['/mail?status=all', 'Quarantaine'],
@@ -86,7 +104,13 @@ for (const theme of ['light', 'dark'] as const) {
       if (heading) await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
       await page.waitForLoadState('networkidle');
       findings.push(...(await axeFindings(page)).map((f) => `${path}: ${f}`));
+      findings.push(...(await iconNamedControls(page)).map((f) => `${path}: ${f}`));
     }
+    // A filter with text shows its clear button, named in words.
+    await page.goto('/history');
+    await page.getByTestId('history-filter-user').fill('nobody');
+    await expect(page.getByRole('button', { name: 'Effacer « Utilisateur (e-mail) »' })).toBeVisible();
+    findings.push(...(await iconNamedControls(page)).map((f) => `filled filter: ${f}`));
     // Two dialogs: the bulk delete confirmation (cancelled: nothing is deleted) and the feedback form.
     await page.goto('/mail');
     await page

@@ -37,7 +37,10 @@ test('an admin sees every entry, and the groups expand', async ({ page, stack })
   await expect(nav.getByRole('menuitem', { name: 'Journaux par jour' })).toBeVisible();
 });
 
-test('on a phone the drawer starts collapsed and leaves the page the width', async ({ page, stack }) => {
+test('on a phone the drawer starts collapsed and leaves the page the width; the lists fit it', async ({
+  page,
+  stack,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInQuick(page, stack.users.user, '/mail');
   const drawer = page.locator('.ant-layout-sider').first();
@@ -48,6 +51,19 @@ test('on a phone the drawer starts collapsed and leaves the page the width', asy
   // Nothing (the pager under the table, say) makes the page wider than the phone.
   await expect(page.getByTestId('quarantine-next')).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // Nor do the lists scroll sideways: each row is one stacked cell that ends within the screen.
+  const tableRight = (testId: string) =>
+    page
+      .getByTestId(testId)
+      .locator('table')
+      .first()
+      .evaluate((el) => el.getBoundingClientRect().right);
+  await expect(page.getByTestId('quarantine-summary').first()).toBeVisible();
+  expect(await tableRight('quarantine-table')).toBeLessThanOrEqual(390 - 12);
+  await page.goto('/history');
+  await expect(page.getByRole('heading', { name: 'Historique' })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'Entrée' })).toBeVisible();
+  expect(await tableRight('history-table')).toBeLessThanOrEqual(390 - 12);
   // Still the user's to expand.
   await page.getByRole('button', { name: 'Déplier le menu' }).click();
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(240);

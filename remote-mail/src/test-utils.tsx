@@ -98,6 +98,18 @@ export function renderQuarantine(path = '/mail', extra?: ReactElement) {
   return { ...result, router, queryClient };
 }
 
+/**
+ * A phone's screen for antd's breakpoints (`xs`: max-width 575 px) until the returned function is
+ * called; jsdom's matchMedia (test/setup-web.ts) matches nothing, i.e. a wide screen.
+ */
+export function onPhoneScreen(): () => void {
+  const wide = window.matchMedia;
+  window.matchMedia = (query: string) => ({ ...wide(query), matches: /max-width:\s*575px/.test(query) });
+  return () => {
+    window.matchMedia = wide;
+  };
+}
+
 export const currentLocation = () => screen.getByTestId('location').textContent ?? '';
 
 /** Titles of the notices raised through notify(). */

@@ -25,23 +25,26 @@ import { useRemotes } from '../app/remotes';
 import { visibleNavEntries, type NavGroup, type RouteEntry } from './route-table';
 
 const ICONS: Record<string, ReactNode> = {
-  dashboard: <DashboardOutlined />,
-  mail: <InboxOutlined />,
-  history: <HistoryOutlined />,
-  statistics: <BarChartOutlined />,
-  users: <TeamOutlined />,
-  domains: <GlobalOutlined />,
-  rspamd: <FilterOutlined />,
-  apanel_filters: <ControlOutlined />,
-  system_rules: <SafetyOutlined />,
-  haraka_logs: <FileSearchOutlined />,
-  haraka_summary: <LineChartOutlined />,
-  haraka_logs_per_day: <CalendarOutlined />,
-  feedback: <MessageOutlined />,
-  settings: <SettingOutlined />,
-  profile: <ProfileOutlined />,
+  dashboard: <DashboardOutlined aria-hidden />,
+  mail: <InboxOutlined aria-hidden />,
+  history: <HistoryOutlined aria-hidden />,
+  statistics: <BarChartOutlined aria-hidden />,
+  users: <TeamOutlined aria-hidden />,
+  domains: <GlobalOutlined aria-hidden />,
+  rspamd: <FilterOutlined aria-hidden />,
+  apanel_filters: <ControlOutlined aria-hidden />,
+  system_rules: <SafetyOutlined aria-hidden />,
+  haraka_logs: <FileSearchOutlined aria-hidden />,
+  haraka_summary: <LineChartOutlined aria-hidden />,
+  haraka_logs_per_day: <CalendarOutlined aria-hidden />,
+  feedback: <MessageOutlined aria-hidden />,
+  settings: <SettingOutlined aria-hidden />,
+  profile: <ProfileOutlined aria-hidden />,
 };
-const GROUP_ICONS: Record<NavGroup, ReactNode> = { filters: <FilterOutlined />, haraka: <ApartmentOutlined /> };
+const GROUP_ICONS: Record<NavGroup, ReactNode> = {
+  filters: <FilterOutlined aria-hidden />,
+  haraka: <ApartmentOutlined aria-hidden />,
+};
 
 /** The entry whose href is the longest prefix of the path. */
 export function selectedEntry(pathname: string, entries: readonly RouteEntry[]): RouteEntry | undefined {

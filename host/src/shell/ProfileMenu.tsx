@@ -42,9 +42,9 @@ export function ProfileMenu() {
       placement="bottomRight"
       menu={{
         items: [
-          { key: 'profile', icon: <UserOutlined />, label: t('nav.profile') },
+          { key: 'profile', icon: <UserOutlined aria-hidden />, label: t('nav.profile') },
           { type: 'divider' },
-          { key: 'logout', icon: <LogoutOutlined />, label: t('layout.logout'), danger: true },
+          { key: 'logout', icon: <LogoutOutlined aria-hidden />, label: t('layout.logout'), danger: true },
         ],
         onClick: ({ key }) => {
           if (key === 'profile') navigate('/profile');

@@ -103,7 +103,7 @@ export function ProtectedLayout() {
         >
           <Button
             type="text"
-            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            icon={collapsed ? <MenuUnfoldOutlined aria-hidden /> : <MenuFoldOutlined aria-hidden />}
             aria-label={collapsed ? t('layout.expand') : t('layout.collapse')}
             aria-expanded={!collapsed}
             data-testid="drawer-toggle"

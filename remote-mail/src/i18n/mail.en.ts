@@ -59,6 +59,7 @@ const en: typeof mail = {
       action: 'Action',
       status: 'Status',
       size: 'Size',
+      message: 'Message',
     },
     more_recipients: '+{{count}}',
     filters: {
@@ -78,6 +79,9 @@ const en: typeof mail = {
       range_start: 'Start date',
       range_end: 'End date',
       reset: 'Reset filters',
+      more: 'More filters ({{count}})',
+      fewer: 'Fewer filters',
+      clear: 'Clear “{{field}}”',
     },
     periods: {
       today: 'Today',
@@ -123,7 +127,15 @@ const en: typeof mail = {
     error_title: 'Error loading history',
     empty: 'No history entry matches these filters.',
     table_label: 'History entries',
-    columns: { date: 'Date', user: 'User', action: 'Action', email: 'E-mail', ip: 'IP address', result: 'Result' },
+    columns: {
+      date: 'Date',
+      user: 'User',
+      action: 'Action',
+      email: 'E-mail',
+      ip: 'IP address',
+      result: 'Result',
+      entry: 'Entry',
+    },
     actions: { download: 'Download', release: 'Release', delete: 'Delete' },
     results: { success: 'Success', failure: 'Failure' },
     filters: {

@@ -57,6 +57,7 @@ const mail = {
       action: 'Action',
       status: 'Statut',
       size: 'Taille',
+      message: 'Message',
     },
     more_recipients: '+{{count}}',
     filters: {
@@ -76,6 +77,9 @@ const mail = {
       range_start: 'Date de début',
       range_end: 'Date de fin',
       reset: 'Réinitialiser les filtres',
+      more: 'Plus de filtres ({{count}})',
+      fewer: 'Moins de filtres',
+      clear: 'Effacer « {{field}} »',
     },
     periods: {
       today: 'Aujourd’hui',
@@ -128,6 +132,7 @@ const mail = {
       email: 'E-mail',
       ip: 'Adresse IP',
       result: 'Résultat',
+      entry: 'Entrée',
     },
     actions: { download: 'Téléchargement', release: 'Libération', delete: 'Suppression' },
     results: { success: 'Succès', failure: 'Échec' },

@@ -6,6 +6,7 @@ export { ThemeRoot, useThemeToken, type ThemeRootProps } from './ThemeRoot';
 export { PageLoading, PageError, PageEmpty, TableEmptyText, ComingSoon, type PageErrorProps } from './PageStates';
 export { PageHeader } from './PageHeader';
 export { VisuallyHidden } from './VisuallyHidden';
+export { usePhoneLayout } from './usePhoneLayout';
 export { formatDateTime, formatUtcDay } from './date-format';
 export {
   DATE_PRESETS,

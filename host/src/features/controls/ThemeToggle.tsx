@@ -29,7 +29,7 @@ export function ThemeToggle({ onReload = reloadPage, onSaved }: ThemeToggleProps
       title={label}
       data-testid="theme-toggle"
       loading={busy}
-      icon={next === 'dark' ? <MoonOutlined /> : <SunOutlined />}
+      icon={next === 'dark' ? <MoonOutlined aria-hidden /> : <SunOutlined aria-hidden />}
       onClick={async () => {
         const saved = usePreferences.getState().save({ themeMode: next });
         if (onSaved) {

@@ -16,7 +16,7 @@ export function FeedbackButton() {
     <>
       <FloatButton
         type="primary"
-        icon={<CommentOutlined />}
+        icon={<CommentOutlined aria-hidden />}
         aria-label={label}
         tooltip={label}
         aria-haspopup="dialog"

@@ -230,7 +230,7 @@ export default function FeedbackDialog({ open, onClose }: { open: boolean; onClo
                 onChange={({ fileList }) => setFiles(fileList.slice(0, MAX_FILES))}
                 data-testid="feedback-images"
               >
-                <Button icon={<PictureOutlined />} data-testid="feedback-add-image">
+                <Button icon={<PictureOutlined aria-hidden />} data-testid="feedback-add-image">
                   {t('feedback.add_image')}
                 </Button>
               </Upload>

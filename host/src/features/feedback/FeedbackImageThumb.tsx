@@ -59,7 +59,7 @@ export function FeedbackImageThumb({ image, index }: { image: FeedbackImage; ind
           aria-label={`${alt} (${t('feedback_admin.image_error')})`}
           data-testid="feedback-image-error"
         >
-          <PictureOutlined />
+          <PictureOutlined aria-hidden />
         </span>
       </Tooltip>
     );

@@ -126,7 +126,7 @@ export default function FeedbackAdminPage() {
         description={t('feedback_admin.description')}
         extra={
           <Button
-            icon={<ReloadOutlined spin={list.isRefetching} />}
+            icon={<ReloadOutlined aria-hidden spin={list.isRefetching} />}
             onClick={() => void list.refetch()}
             data-testid="feedback-reload"
           >

@@ -29,7 +29,7 @@ export function PasswordInput(props: Omit<InputProps, 'type' | 'suffix'>) {
             lineHeight: 1,
           }}
         >
-          {visible ? <EyeInvisibleOutlined /> : <EyeOutlined />}
+          {visible ? <EyeInvisibleOutlined aria-hidden /> : <EyeOutlined aria-hidden />}
         </button>
       }
     />

@@ -79,11 +79,11 @@ export function BackupCodes({
         ))}
       </ol>
       <Flex gap={8} wrap style={{ marginBottom: 16 }}>
-        <Button icon={<CopyOutlined />} onClick={() => void copy()} data-testid="mfa-codes-copy">
+        <Button icon={<CopyOutlined aria-hidden />} onClick={() => void copy()} data-testid="mfa-codes-copy">
           {t('mfa.copy')}
         </Button>
         <Button
-          icon={<DownloadOutlined />}
+          icon={<DownloadOutlined aria-hidden />}
           onClick={() => downloadText(`${t('mfa.file_header', { account })}\n\n${text}\n`, BACKUP_CODES_FILE)}
           data-testid="mfa-codes-download"
         >

@@ -14,9 +14,9 @@ interface PreferencesValues {
 }
 
 const THEME_ICONS: Record<ThemeMode, ReactNode> = {
-  light: <SunOutlined />,
-  dark: <MoonOutlined />,
-  system: <DesktopOutlined />,
+  light: <SunOutlined aria-hidden />,
+  dark: <MoonOutlined aria-hidden />,
+  system: <DesktopOutlined aria-hidden />,
 };
 
 function storedLocally(p: UserPreferences): boolean {

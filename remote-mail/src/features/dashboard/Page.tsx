@@ -34,9 +34,9 @@ function Trend() {
 
 const CARDS: { key: keyof DashboardCounts; icon: ReactNode; color: 'colorWarning' | 'colorSuccess' | 'colorError' }[] =
   [
-    { key: 'pending', icon: <InboxOutlined />, color: 'colorWarning' },
-    { key: 'released', icon: <CheckCircleOutlined />, color: 'colorSuccess' },
-    { key: 'deleted', icon: <DeleteOutlined />, color: 'colorError' },
+    { key: 'pending', icon: <InboxOutlined aria-hidden />, color: 'colorWarning' },
+    { key: 'released', icon: <CheckCircleOutlined aria-hidden />, color: 'colorSuccess' },
+    { key: 'deleted', icon: <DeleteOutlined aria-hidden />, color: 'colorError' },
   ];
 
 /** Dashboard (spec §2): counts of pending, released and deleted e-mail. */
@@ -57,7 +57,7 @@ export function DashboardPage() {
         description={t('dashboard.description')}
         extra={
           <Button
-            icon={<ReloadOutlined spin={fetching} />}
+            icon={<ReloadOutlined aria-hidden spin={fetching} />}
             aria-label={t('dashboard.reload')}
             onClick={reloadAll}
             data-testid="dashboard-reload"

@@ -133,7 +133,7 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
     void modal.confirm({
       title: t('email.act.release_confirm_title'),
       content: t('email.act.release_confirm_body', { recipients }),
-      icon: <CheckCircleOutlined />,
+      icon: <CheckCircleOutlined aria-hidden />,
       okText: t('email.act.release'),
       cancelText: t('email.act.cancel'),
       okButtonProps: testId('email-release-confirm'),
@@ -156,7 +156,7 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
     void modal.confirm({
       title: t('email.act.delete_confirm_title'),
       content: t('email.act.delete_confirm_body'),
-      icon: <DeleteOutlined />,
+      icon: <DeleteOutlined aria-hidden />,
       okText: t('email.act.delete'),
       cancelText: t('email.act.cancel'),
       okButtonProps: { ...testId('email-delete-confirm'), danger: true },
@@ -201,7 +201,7 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
       {contextHolder}
       <Flex gap={8} wrap role="group" aria-label={t('email.act.label')}>
         <Button
-          icon={<DownloadOutlined />}
+          icon={<DownloadOutlined aria-hidden />}
           onClick={() => void download()}
           loading={downloading}
           disabled={!email.raw_available}
@@ -211,7 +211,7 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
         </Button>
         <Button
           type="primary"
-          icon={<CheckCircleOutlined />}
+          icon={<CheckCircleOutlined aria-hidden />}
           onClick={onlyUnknown ? confirmResend : confirmRelease}
           loading={release.isPending}
           disabled={!canRelease}
@@ -221,7 +221,7 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
         </Button>
         <Button
           danger
-          icon={<DeleteOutlined />}
+          icon={<DeleteOutlined aria-hidden />}
           onClick={confirmDelete}
           loading={remove.isPending}
           disabled={!canDelete}
@@ -249,7 +249,7 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
           action={
             <Button
               size="small"
-              icon={<RedoOutlined />}
+              icon={<RedoOutlined aria-hidden />}
               onClick={() => (shown.code === 'release_unknown' ? confirmResend() : void doRelease(false))}
               loading={release.isPending}
               data-testid="email-release-retry"

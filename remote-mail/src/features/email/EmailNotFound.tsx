@@ -14,7 +14,7 @@ export function EmailNotFound() {
         title={t('email.not_found')}
         description={t('email.not_found_description')}
         extra={
-          <Button icon={<ArrowLeftOutlined />} onClick={back}>
+          <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={back}>
             {t('email.back')}
           </Button>
         }

@@ -48,7 +48,7 @@ export function MessageLinks({ links }: { links: MessageLink[] }) {
                   {misleading ? (
                     <Tag
                       color="red"
-                      icon={<WarningOutlined />}
+                      icon={<WarningOutlined aria-hidden />}
                       style={{ marginInlineStart: 8 }}
                       title={t('email.preview.misleading_help')}
                       data-testid="email-link-misleading"
@@ -73,7 +73,7 @@ export function MessageLinks({ links }: { links: MessageLink[] }) {
               <Button onClick={close}>{t('email.act.cancel')}</Button>
               <Button
                 type="primary"
-                icon={<ExportOutlined />}
+                icon={<ExportOutlined aria-hidden />}
                 href={pending.href}
                 target="_blank"
                 rel="noopener noreferrer"
@@ -105,7 +105,7 @@ export function MessageLinks({ links }: { links: MessageLink[] }) {
             ) : null}
             {isMisleadingLink(pending) ? (
               <Typography.Paragraph type="danger">
-                <WarningOutlined /> {t('email.preview.misleading_help')}
+                <WarningOutlined aria-hidden /> {t('email.preview.misleading_help')}
               </Typography.Paragraph>
             ) : null}
           </div>

@@ -135,7 +135,7 @@ function EmailView({ email }: { email: QuarantineDetail }) {
         }
         description={t('email.from', { sender: email.sender })}
         extra={
-          <Button icon={<ArrowLeftOutlined />} onClick={back} data-testid="email-back">
+          <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={back} data-testid="email-back">
             {t('email.back')}
           </Button>
         }

@@ -31,7 +31,7 @@ export function SafePreview({ html }: { html: string | null }) {
         <Alert
           type="info"
           showIcon
-          icon={<PictureOutlined />}
+          icon={<PictureOutlined aria-hidden />}
           title={t('email.preview.images_blocked', { count: safe.blockedImages })}
           action={
             <Button size="small" onClick={() => setAllowImages(true)} data-testid="email-load-images">

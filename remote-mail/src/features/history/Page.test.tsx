@@ -4,7 +4,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { HistoryEntry } from '@qc/contracts';
 import ExposedHistory from '../../exposed/History';
-import { currentLocation, jsonResponse, mockApi, pickOption, renderExposed, type ApiCall } from '../../test-utils';
+import {
+  currentLocation,
+  jsonResponse,
+  mockApi,
+  onPhoneScreen,
+  pickOption,
+  renderExposed,
+  type ApiCall,
+} from '../../test-utils';
 
 const historyCalls = (calls: ApiCall[]) => calls.filter((c) => c.path === '/api/history/');
 const lastQuery = (calls: ApiCall[]) => Object.fromEntries(historyCalls(calls).at(-1)!.query);
@@ -121,6 +129,32 @@ describe('history page', () => {
     const widths = Array.from(table.querySelectorAll('colgroup col'), (c) => (c as HTMLElement).style.width);
     expect(widths).toEqual(['150px', '', '140px', '', '140px', '210px']);
   }, 60_000);
+
+  it('on a phone, each entry is one stacked cell (action, result and why, the e-mail, user · date · IP)', async () => {
+    const wide = onPhoneScreen();
+    try {
+      mockApi(() =>
+        jsonResponse(200, { results: [entry({ result: 'failure', code: 'email_not_found' })], next_cursor: null }),
+      );
+      renderExposed('history', <ExposedHistory />);
+      await waitFor(() => expect(rows()).toHaveLength(1));
+      const table = screen.getByTestId('history-table');
+      expect(
+        within(table)
+          .getAllByRole('columnheader')
+          .map((h) => h.textContent),
+      ).toEqual(['Entrée']);
+      const summary = within(rows()[0]!).getByTestId('history-summary');
+      expect(summary).toHaveTextContent('Libération');
+      expect(within(summary).getByTestId('history-result')).toHaveTextContent('Échec');
+      expect(within(summary).getByTestId('history-reason')).not.toBeEmptyDOMElement();
+      expect(within(summary).getByRole('link', { name: 'm42' })).toHaveAttribute('href', '/mail/m42');
+      expect(summary).toHaveTextContent('jane@example.com ·');
+      expect(summary).toHaveTextContent('· 192.0.2.10');
+    } finally {
+      wide();
+    }
+  }, 20_000);
 
   it('pages with the keyset cursor: Next sends it, Previous goes back', async () => {
     const { calls } = mockApi((call) =>

@@ -7,7 +7,15 @@ import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
 import type { HistoryEntry } from '@qc/contracts';
-import { DATE_PRESETS, formatDateTime, PageEmpty, PageError, PageHeader, type DatePreset } from '@qc/ui';
+import {
+  DATE_PRESETS,
+  formatDateTime,
+  PageEmpty,
+  PageError,
+  PageHeader,
+  usePhoneLayout,
+  type DatePreset,
+} from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +23,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
 import { Field, TextFilter } from '../quarantine/FiltersBar';
 import { failureReason } from '../quarantine/failure-reason';
+import { CELL_LINK } from '../quarantine/quarantine.format';
 import { LIMITS } from '../quarantine/quarantine.types';
 import {
   DEFAULT_HISTORY_FILTERS,
@@ -33,6 +42,7 @@ export function HistoryPage() {
   const { t, i18n } = useTranslation('mail');
   const lang = i18n.resolvedLanguage ?? 'fr';
   const navigate = useNavigate();
+  const phone = usePhoneLayout();
   const [params] = useSearchParams();
   const filters = useMemo(() => readHistoryFilters(params), [params]);
   const pageSize = Math.min(
@@ -53,72 +63,98 @@ export function HistoryPage() {
   const pager = useKeysetPager(filters.cursor, nextCursor, (cursor, state) => show({ ...filters, cursor }, state));
   const changed = filters.action !== '' || filters.user !== '' || filters.period !== '';
 
+  const dateCell = (v: string) => <time dateTime={v}>{formatDateTime(v, lang)}</time>;
+  const actionCell = (v: HistoryEntry['action']) => (
+    <Tag color={ACTION_COLORS[v] ?? 'default'}>{t(`history.actions.${v}`, { defaultValue: v })}</Tag>
+  );
+  const emailCell = (v: string) => (
+    <Link to={`/mail/${encodeURIComponent(v)}`} title={v} style={CELL_LINK} data-testid="history-email-link">
+      {v}
+    </Link>
+  );
+  // A failure says why, in words, under its tag (visible: no hover-only tooltip).
+  const resultCell = (entry: HistoryEntry) => (
+    <Flex vertical align="flex-start" gap={2}>
+      <Tag color={entry.result === 'success' ? 'success' : 'error'} data-testid="history-result">
+        {t(`history.results.${entry.result}`, { defaultValue: entry.result })}
+      </Tag>
+      {entry.result === 'failure' ? (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="history-reason">
+          {failureReason(t, entry.code)}
+        </Typography.Text>
+      ) : null}
+    </Flex>
+  );
+
   // Fixed layout: the e-mail columns share what the fixed ones leave and cut long text with an
   // ellipsis (full text in the title), so the table fits the page (1280 px screens) instead of
-  // growing with its content; below its minimum width it scrolls.
-  const columns: ColumnsType<HistoryEntry> = [
-    {
-      key: 'date',
-      title: t('history.columns.date'),
-      dataIndex: 'date',
-      width: 150,
-      render: (v: string) => <time dateTime={v}>{formatDateTime(v, lang)}</time>,
-    },
-    {
-      key: 'user',
-      title: t('history.columns.user'),
-      dataIndex: ['user', 'email'],
-      ellipsis: { showTitle: false },
-      render: (v: string) => <span title={v}>{v}</span>,
-    },
-    {
-      key: 'action',
-      title: t('history.columns.action'),
-      dataIndex: 'action',
-      width: 140,
-      render: (v: HistoryEntry['action']) => (
-        <Tag color={ACTION_COLORS[v] ?? 'default'}>{t(`history.actions.${v}`, { defaultValue: v })}</Tag>
-      ),
-    },
-    {
-      key: 'email',
-      title: t('history.columns.email'),
-      dataIndex: 'email_id',
-      ellipsis: { showTitle: false },
-      render: (v: string) => (
-        <Link to={`/mail/${encodeURIComponent(v)}`} title={v} data-testid="history-email-link">
-          {v}
-        </Link>
-      ),
-    },
-    {
-      key: 'ip',
-      title: t('history.columns.ip'),
-      dataIndex: 'ip_address',
-      width: 140,
-      ellipsis: { showTitle: false },
-      render: (v: string | null) => (v ? <span title={v}>{v}</span> : t('none')),
-    },
-    {
-      key: 'result',
-      title: t('history.columns.result'),
-      dataIndex: 'result',
-      width: 210,
-      // A failure says why, in words, under its tag (visible: no hover-only tooltip).
-      render: (v: HistoryEntry['result'], entry) => (
-        <Flex vertical align="flex-start" gap={2}>
-          <Tag color={v === 'success' ? 'success' : 'error'} data-testid="history-result">
-            {t(`history.results.${v}`, { defaultValue: v })}
-          </Tag>
-          {v === 'failure' ? (
-            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="history-reason">
-              {failureReason(t, entry.code)}
-            </Typography.Text>
-          ) : null}
-        </Flex>
-      ),
-    },
-  ];
+  // growing with its content; below its minimum width it scrolls. On a phone, each row is one
+  // stacked cell instead: action and result, the e-mail, then user, date and IP.
+  const columns: ColumnsType<HistoryEntry> = phone
+    ? [
+        {
+          key: 'summary',
+          title: t('history.columns.entry'),
+          render: (_: unknown, entry) => (
+            <Flex vertical gap={4} style={{ minWidth: 0 }} data-testid="history-summary">
+              <Flex gap={6} align="flex-start">
+                {actionCell(entry.action)}
+                {resultCell(entry)}
+              </Flex>
+              {emailCell(entry.email_id)}
+              <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+                <span title={entry.user.email}>{entry.user.email}</span> · {dateCell(entry.date)}
+                {entry.ip_address ? ` · ${entry.ip_address}` : null}
+              </Typography.Text>
+            </Flex>
+          ),
+        },
+      ]
+    : [
+        {
+          key: 'date',
+          title: t('history.columns.date'),
+          dataIndex: 'date',
+          width: 150,
+          render: dateCell,
+        },
+        {
+          key: 'user',
+          title: t('history.columns.user'),
+          dataIndex: ['user', 'email'],
+          ellipsis: { showTitle: false },
+          render: (v: string) => <span title={v}>{v}</span>,
+        },
+        {
+          key: 'action',
+          title: t('history.columns.action'),
+          dataIndex: 'action',
+          width: 140,
+          render: actionCell,
+        },
+        {
+          key: 'email',
+          title: t('history.columns.email'),
+          dataIndex: 'email_id',
+          ellipsis: { showTitle: false },
+          render: emailCell,
+        },
+        {
+          key: 'ip',
+          title: t('history.columns.ip'),
+          dataIndex: 'ip_address',
+          width: 140,
+          ellipsis: { showTitle: false },
+          render: (v: string | null) => (v ? <span title={v}>{v}</span> : t('none')),
+        },
+        {
+          key: 'result',
+          title: t('history.columns.result'),
+          dataIndex: 'result',
+          width: 210,
+          render: (_: HistoryEntry['result'], entry) => resultCell(entry),
+        },
+      ];
 
   return (
     <section aria-labelledby="history-title" data-testid="history-page">
@@ -127,7 +163,7 @@ export function HistoryPage() {
         description={t('history.description')}
         extra={
           <Button
-            icon={<ReloadOutlined spin={list.isFetching} />}
+            icon={<ReloadOutlined aria-hidden spin={list.isFetching} />}
             onClick={() => void list.refetch()}
             data-testid="history-reload"
           >
@@ -176,7 +212,7 @@ export function HistoryPage() {
         </Field>
         {changed ? (
           <Button
-            icon={<UndoOutlined />}
+            icon={<UndoOutlined aria-hidden />}
             onClick={() => show({ ...DEFAULT_HISTORY_FILTERS })}
             data-testid="history-filters-reset"
           >
@@ -200,7 +236,7 @@ export function HistoryPage() {
             pagination={false}
             size="middle"
             tableLayout="fixed"
-            scroll={{ x: 900 }}
+            scroll={phone ? undefined : { x: 900 }}
             onRow={() => ({ 'data-testid': 'history-row' }) as object}
             aria-label={t('history.table_label')}
             locale={{ emptyText: list.isPending ? ' ' : <PageEmpty description={t('history.empty')} /> }}

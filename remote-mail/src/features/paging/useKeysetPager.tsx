@@ -53,7 +53,7 @@ export function KeysetPagerButtons({ pager, testPrefix }: { pager: KeysetPager; 
         </Typography.Text>
       ) : null}
       <Button
-        icon={<VerticalRightOutlined />}
+        icon={<VerticalRightOutlined aria-hidden />}
         aria-label={t('quarantine.pager.first')}
         title={t('quarantine.pager.first')}
         disabled={!pager.hasPrevious}
@@ -61,7 +61,7 @@ export function KeysetPagerButtons({ pager, testPrefix }: { pager: KeysetPager; 
         data-testid={`${testPrefix}-first`}
       />
       <Button
-        icon={<LeftOutlined />}
+        icon={<LeftOutlined aria-hidden />}
         disabled={!pager.hasPrevious}
         onClick={pager.goPrevious}
         data-testid={`${testPrefix}-prev`}
@@ -70,7 +70,7 @@ export function KeysetPagerButtons({ pager, testPrefix }: { pager: KeysetPager; 
       </Button>
       <Button disabled={!pager.hasNext} onClick={pager.goNext} data-testid={`${testPrefix}-next`}>
         {t('quarantine.pager.next')}
-        <RightOutlined />
+        <RightOutlined aria-hidden />
       </Button>
     </Flex>
   );

@@ -126,7 +126,7 @@ export function BulkActions({
     <Flex gap={8} wrap role="group" aria-label={t('quarantine.bulk.label')}>
       {contextHolder}
       <Button
-        icon={<CheckCircleOutlined />}
+        icon={<CheckCircleOutlined aria-hidden />}
         disabled={!ids.length}
         loading={bulk.isPending && bulk.variables?.action === 'release'}
         onClick={() => confirm('release')}
@@ -136,7 +136,7 @@ export function BulkActions({
       </Button>
       <Button
         danger
-        icon={<DeleteOutlined />}
+        icon={<DeleteOutlined aria-hidden />}
         disabled={!ids.length}
         loading={bulk.isPending && bulk.variables?.action === 'delete'}
         onClick={() => confirm('delete')}

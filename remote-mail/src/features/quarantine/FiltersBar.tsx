@@ -1,10 +1,10 @@
-import { SearchOutlined, UndoOutlined } from '@ant-design/icons';
+import { CloseCircleFilled, FilterOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
 import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Input from 'antd/es/input';
 import InputNumber from 'antd/es/input-number';
 import Select from 'antd/es/select';
-import { DATE_PRESETS, toLocalDay, type DatePeriod } from '@qc/ui';
+import { DATE_PRESETS, toLocalDay, usePhoneLayout, type DatePeriod } from '@qc/ui';
 import { lazy, Suspense, useEffect, useEffectEvent, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_FILTERS, type QuarantineFilters } from './quarantine.filters';
@@ -78,6 +78,7 @@ export function TextFilter({
   testId: string;
   prefix?: ReactNode;
 }) {
+  const { t } = useTranslation('mail');
   const [draft, setDraft, flush] = useDraft(value, onCommit);
   return (
     <Field id={id} label={label} width={width}>
@@ -88,7 +89,8 @@ export function TextFilter({
         onPressEnter={flush}
         placeholder={placeholder}
         prefix={prefix}
-        allowClear
+        // antd's clear button is named by its icon ("close-circle"): named here, in the user's language.
+        allowClear={{ clearIcon: <CloseCircleFilled aria-label={t('quarantine.filters.clear', { field: label })} /> }}
         maxLength={200}
         data-testid={testId}
       />
@@ -127,6 +129,9 @@ function ScoreFilter({
   );
 }
 
+/** The filters a phone shows behind "More filters" (status and search stay in view). */
+const MORE_FILTERS = ['sender', 'recipient', 'action', 'scoreMin', 'scoreMax', 'period'] as const;
+
 export interface FiltersBarProps {
   filters: QuarantineFilters;
   onChange: (patch: Partial<QuarantineFilters>) => void;
@@ -146,6 +151,11 @@ export function FiltersBar({ filters, onChange }: FiltersBarProps) {
   const changed = (Object.keys(DEFAULT_FILTERS) as (keyof QuarantineFilters)[]).some(
     (k) => k !== 'pageSize' && k !== 'cursor' && filters[k] !== DEFAULT_FILTERS[k],
   );
+  // On a phone only status and search show at first: the other filters would push the list a
+  // screen down. The button says how many of them are set.
+  const phone = usePhoneLayout();
+  const [showMore, setShowMore] = useState(false);
+  const moreActive = MORE_FILTERS.filter((k) => filters[k] !== DEFAULT_FILTERS[k]).length;
 
   return (
     <Flex
@@ -176,73 +186,87 @@ export function FiltersBar({ filters, onChange }: FiltersBarProps) {
         width={280}
         testId="quarantine-filter-q"
       />
-      <TextFilter
-        id={id('sender')}
-        label={t('quarantine.filters.sender')}
-        value={filters.sender}
-        onCommit={(sender) => onChange({ sender })}
-        testId="quarantine-filter-sender"
-      />
-      <TextFilter
-        id={id('recipient')}
-        label={t('quarantine.filters.recipient')}
-        value={filters.recipient}
-        onCommit={(recipient) => onChange({ recipient })}
-        testId="quarantine-filter-recipient"
-      />
-      <Field id={id('action')} label={t('quarantine.filters.action')} width={190}>
-        <Select<string>
-          id={id('action')}
-          value={filters.action || undefined}
-          placeholder={t('quarantine.filters.any_action')}
-          allowClear
-          onChange={(action) => onChange({ action: action ?? '' })}
-          options={EMAIL_ACTIONS.map((a) => ({ value: a, label: t(`actions.${a}`) }))}
-          data-testid="quarantine-filter-action"
-        />
-      </Field>
-      <ScoreFilter
-        id={id('score-min')}
-        label={t('quarantine.filters.score_min')}
-        value={filters.scoreMin}
-        onCommit={(scoreMin) => onChange({ scoreMin })}
-        testId="quarantine-filter-score-min"
-      />
-      <ScoreFilter
-        id={id('score-max')}
-        label={t('quarantine.filters.score_max')}
-        value={filters.scoreMax}
-        onCommit={(scoreMax) => onChange({ scoreMax })}
-        testId="quarantine-filter-score-max"
-      />
-      <Field id={id('period')} label={t('quarantine.filters.period')} width={200}>
-        <Select<DatePeriod>
-          id={id('period')}
-          value={filters.period || undefined}
-          placeholder={t('quarantine.filters.any_date')}
-          allowClear
-          onChange={(period) =>
-            onChange(period === 'custom' ? { period, from: today, to: today } : { period: period ?? '' })
-          }
-          options={periodOptions}
-          data-testid="quarantine-filter-period"
-        />
-      </Field>
-      {filters.period === 'custom' ? (
-        <Field id={id('range')} label={t('quarantine.filters.range')} width={260}>
-          <Suspense fallback={<Input disabled style={{ width: '100%' }} />}>
-            <CustomRangePicker
-              id={id('range')}
-              from={filters.from}
-              to={filters.to}
-              onChange={(from, to) => onChange({ period: 'custom', from, to })}
+      {phone && !showMore ? null : (
+        <>
+          <TextFilter
+            id={id('sender')}
+            label={t('quarantine.filters.sender')}
+            value={filters.sender}
+            onCommit={(sender) => onChange({ sender })}
+            testId="quarantine-filter-sender"
+          />
+          <TextFilter
+            id={id('recipient')}
+            label={t('quarantine.filters.recipient')}
+            value={filters.recipient}
+            onCommit={(recipient) => onChange({ recipient })}
+            testId="quarantine-filter-recipient"
+          />
+          <Field id={id('action')} label={t('quarantine.filters.action')} width={190}>
+            <Select<string>
+              id={id('action')}
+              value={filters.action || undefined}
+              placeholder={t('quarantine.filters.any_action')}
+              allowClear
+              onChange={(action) => onChange({ action: action ?? '' })}
+              options={EMAIL_ACTIONS.map((a) => ({ value: a, label: t(`actions.${a}`) }))}
+              data-testid="quarantine-filter-action"
             />
-          </Suspense>
-        </Field>
+          </Field>
+          <ScoreFilter
+            id={id('score-min')}
+            label={t('quarantine.filters.score_min')}
+            value={filters.scoreMin}
+            onCommit={(scoreMin) => onChange({ scoreMin })}
+            testId="quarantine-filter-score-min"
+          />
+          <ScoreFilter
+            id={id('score-max')}
+            label={t('quarantine.filters.score_max')}
+            value={filters.scoreMax}
+            onCommit={(scoreMax) => onChange({ scoreMax })}
+            testId="quarantine-filter-score-max"
+          />
+          <Field id={id('period')} label={t('quarantine.filters.period')} width={200}>
+            <Select<DatePeriod>
+              id={id('period')}
+              value={filters.period || undefined}
+              placeholder={t('quarantine.filters.any_date')}
+              allowClear
+              onChange={(period) =>
+                onChange(period === 'custom' ? { period, from: today, to: today } : { period: period ?? '' })
+              }
+              options={periodOptions}
+              data-testid="quarantine-filter-period"
+            />
+          </Field>
+          {filters.period === 'custom' ? (
+            <Field id={id('range')} label={t('quarantine.filters.range')} width={260}>
+              <Suspense fallback={<Input disabled style={{ width: '100%' }} />}>
+                <CustomRangePicker
+                  id={id('range')}
+                  from={filters.from}
+                  to={filters.to}
+                  onChange={(from, to) => onChange({ period: 'custom', from, to })}
+                />
+              </Suspense>
+            </Field>
+          ) : null}
+        </>
+      )}
+      {phone ? (
+        <Button
+          icon={<FilterOutlined aria-hidden />}
+          aria-expanded={showMore}
+          onClick={() => setShowMore(!showMore)}
+          data-testid="quarantine-filters-more"
+        >
+          {showMore ? t('quarantine.filters.fewer') : t('quarantine.filters.more', { count: moreActive })}
+        </Button>
       ) : null}
       {changed ? (
         <Button
-          icon={<UndoOutlined />}
+          icon={<UndoOutlined aria-hidden />}
           onClick={() => onChange({ ...DEFAULT_FILTERS, pageSize: filters.pageSize })}
           data-testid="quarantine-filters-reset"
         >

@@ -7,6 +7,7 @@ import {
   jsonResponse,
   listItem,
   mockApi,
+  onPhoneScreen,
   pickOption,
   renderQuarantine,
   type ApiCall,
@@ -60,6 +61,36 @@ describe('quarantine list (mail)', () => {
     expect(second).toHaveTextContent('3 Mo');
     expect(lastQuery(calls)).toEqual({ status: 'pending', page_size: '50' });
     expect(listCalls(calls)[0]!.authorization).toBeNull(); // no session in this test: the header follows the token
+  }, 20_000);
+
+  it('on a phone, each e-mail is one stacked cell (subject, sender → recipient, date, score, status), most filters folded', async () => {
+    const wide = onPhoneScreen();
+    try {
+      mockApi(() => jsonResponse(200, { results: [listItem()], next_cursor: null }));
+      renderQuarantine('/mail?sender=promo');
+      await waitFor(() => expect(rows()).toHaveLength(1));
+      // Status and search in view; the other filters behind a button that counts those set.
+      expect(screen.getByTestId('quarantine-filter-q')).toBeInTheDocument();
+      expect(screen.queryByTestId('quarantine-filter-sender')).not.toBeInTheDocument();
+      const more = screen.getByRole('button', { name: 'Plus de filtres (1)' });
+      expect(more).toHaveAttribute('aria-expanded', 'false');
+      await userEvent.setup({ delay: null }).click(more);
+      expect(screen.getByTestId('quarantine-filter-sender')).toHaveValue('promo');
+      expect(screen.getByRole('button', { name: 'Moins de filtres' })).toHaveAttribute('aria-expanded', 'true');
+      const table = screen.getByTestId('quarantine-table');
+      expect(
+        within(table)
+          .getAllByRole('columnheader')
+          .map((h) => h.textContent),
+      ).toEqual(['', 'Message']);
+      const summary = within(rows()[0]!).getByTestId('quarantine-summary');
+      expect(within(summary).getByRole('link', { name: 'You won a prize' })).toBeInTheDocument();
+      expect(summary).toHaveTextContent('promo@spam.example → jane@example.com');
+      expect(within(summary).getByLabelText('Score 12,5 (risque élevé)')).toBeInTheDocument();
+      expect(summary).toHaveTextContent('En attente');
+    } finally {
+      wide();
+    }
   }, 20_000);
 
   it('asks for the page size of the user preference, and the size changer puts another in the URL', async () => {

@@ -6,7 +6,7 @@ import Table, { type ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
-import { formatDateTime, PageEmpty, PageError, PageHeader, useThemeToken } from '@qc/ui';
+import { formatDateTime, PageEmpty, PageError, PageHeader, usePhoneLayout, useThemeToken } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
 import { useMemo, useState, type Key, type HTMLAttributes, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,7 @@ import { FiltersBar } from './FiltersBar';
 import { patchFilters, readFilters, toListQuery, writeFilters, type QuarantineFilters } from './quarantine.filters';
 import {
   ACTION_COLORS,
+  CELL_LINK,
   formatScore,
   formatSize,
   isKnownAction,
@@ -29,7 +30,6 @@ import { useQuarantineList } from './quarantine.queries';
 import { HELD, LIMITS, PAGE_SIZES, type QuarantineItem } from './quarantine.types';
 
 const MAX_PAGE_SIZE = LIMITS.maxPageSize;
-const CELL_LINK = { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' } as const;
 
 /** Opened from the list: the detail's "Back" returns to this very page (filters, cursor, stack). */
 export interface DetailLinkState {
@@ -41,6 +41,7 @@ export function QuarantinePage() {
   const { t, i18n } = useTranslation('mail');
   const lang = i18n.resolvedLanguage ?? 'fr';
   const token = useThemeToken();
+  const phone = usePhoneLayout();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const filters = useMemo(() => readFilters(params), [params]);
@@ -73,116 +74,140 @@ export function QuarantinePage() {
     .filter((n) => n <= MAX_PAGE_SIZE)
     .sort((a, b) => a - b);
 
+  const dateCell = (v: string) => <time dateTime={v}>{formatDateTime(v, lang)}</time>;
+  const recipientsCell = (item: QuarantineItem) => {
+    const v = item.recipients;
+    const more = Math.max(item.recipient_count ?? v.length, v.length) - 1;
+    return (
+      <span title={v.join(', ')}>
+        {v[0] ?? t('none')}
+        {more > 0 ? (
+          <Tag style={{ marginInlineStart: 6 }}>{t('quarantine.more_recipients', { count: more })}</Tag>
+        ) : null}
+      </span>
+    );
+  };
+  const subjectCell = (item: QuarantineItem) => (
+    // Not a tab stop (the row is): kept as a link for middle-click / open in a new tab. As wide
+    // as its cell and cut there, so the whole cell is the link and none of it hides under the
+    // next column.
+    <Link
+      to={encodeURIComponent(item.id)}
+      state={{ fromList: true }}
+      tabIndex={-1}
+      title={item.subject === null ? undefined : revealBidi(item.subject)}
+      style={CELL_LINK}
+    >
+      {item.subject !== null ? (
+        revealBidi(item.subject)
+      ) : (
+        <Typography.Text type="secondary" italic>
+          {t('no_subject')}
+        </Typography.Text>
+      )}
+    </Link>
+  );
+  const scoreCell = (v: number | null) => {
+    if (v === null || v === undefined) return t('none');
+    const band = scoreBand(v);
+    const label = t('score_label', { score: formatScore(v, lang), band: t(`score_bands.${band}`) });
+    return (
+      <Tag color={SCORE_COLORS[band]} title={label} aria-label={label} data-band={band} style={{ marginInlineEnd: 0 }}>
+        {formatScore(v, lang)}
+      </Tag>
+    );
+  };
+  const statusCell = (v: QuarantineItem['status']) => (
+    <Tag color={STATUS_COLORS[v] ?? 'default'} style={{ marginInlineEnd: 0 }}>
+      {t(`statuses.${v}`, { defaultValue: v })}
+    </Tag>
+  );
+
   // Fixed layout (like History): sender, recipients and subject share what the fixed columns
   // leave and cut long text with an ellipsis (full text in their own title), so a long subject
-  // cannot widen the table past the page; below its minimum width it scrolls.
-  const columns: ColumnsType<QuarantineItem> = [
-    {
-      key: 'date',
-      title: t('quarantine.columns.date'),
-      dataIndex: 'received_at',
-      render: (v: string) => <time dateTime={v}>{formatDateTime(v, lang)}</time>,
-      width: 150,
-    },
-    {
-      key: 'sender',
-      title: t('quarantine.columns.sender'),
-      dataIndex: 'sender',
-      ellipsis: { showTitle: false },
-      render: (v: string) => <span title={revealBidi(v)}>{revealBidi(v)}</span>,
-    },
-    {
-      key: 'recipients',
-      title: t('quarantine.columns.recipients'),
-      dataIndex: 'recipients',
-      ellipsis: { showTitle: false },
-      render: (v: string[], item) => {
-        const more = Math.max(item.recipient_count ?? v.length, v.length) - 1;
-        return (
-          <span title={v.join(', ')}>
-            {v[0] ?? t('none')}
-            {more > 0 ? (
-              <Tag style={{ marginInlineStart: 6 }}>{t('quarantine.more_recipients', { count: more })}</Tag>
-            ) : null}
-          </span>
-        );
-      },
-    },
-    {
-      key: 'subject',
-      title: t('quarantine.columns.subject'),
-      dataIndex: 'subject',
-      ellipsis: { showTitle: false },
-      render: (v: string | null, item) => (
-        // Not a tab stop (the row is): kept as a link for middle-click / open in a new tab. As wide
-        // as its cell and cut there, so the whole cell is the link and none of it hides under the
-        // next column.
-        <Link
-          to={encodeURIComponent(item.id)}
-          state={{ fromList: true }}
-          tabIndex={-1}
-          title={v === null ? undefined : revealBidi(v)}
-          style={CELL_LINK}
-        >
-          {v !== null ? (
-            revealBidi(v)
-          ) : (
-            <Typography.Text type="secondary" italic>
-              {t('no_subject')}
-            </Typography.Text>
-          )}
-        </Link>
-      ),
-    },
-    {
-      key: 'score',
-      title: t('quarantine.columns.score'),
-      dataIndex: 'score',
-      width: 80,
-      align: 'right',
-      render: (v: number | null) => {
-        if (v === null || v === undefined) return t('none');
-        const band = scoreBand(v);
-        const label = t('score_label', { score: formatScore(v, lang), band: t(`score_bands.${band}`) });
-        return (
-          <Tag
-            color={SCORE_COLORS[band]}
-            title={label}
-            aria-label={label}
-            data-band={band}
-            style={{ marginInlineEnd: 0 }}
-          >
-            {formatScore(v, lang)}
-          </Tag>
-        );
-      },
-    },
-    {
-      key: 'action',
-      title: t('quarantine.columns.action'),
-      dataIndex: 'action',
-      width: 130,
-      render: (v: string) =>
-        isKnownAction(v) ? <Tag color={ACTION_COLORS[v]}>{t(`actions.${v}`)}</Tag> : <Tag>{v}</Tag>,
-    },
-    {
-      key: 'status',
-      title: t('quarantine.columns.status'),
-      dataIndex: 'status',
-      width: 150,
-      render: (v: QuarantineItem['status']) => (
-        <Tag color={STATUS_COLORS[v] ?? 'default'}>{t(`statuses.${v}`, { defaultValue: v })}</Tag>
-      ),
-    },
-    {
-      key: 'size',
-      title: t('quarantine.columns.size'),
-      dataIndex: 'size',
-      width: 90,
-      align: 'right',
-      render: (v: number) => formatSize(v, lang),
-    },
-  ];
+  // cannot widen the table past the page; below its minimum width it scrolls. On a phone, each
+  // row is one stacked cell instead: subject, sender and first recipient, then date, score, status.
+  const columns: ColumnsType<QuarantineItem> = phone
+    ? [
+        {
+          key: 'summary',
+          title: t('quarantine.columns.message'),
+          render: (_: unknown, item) => (
+            <Flex vertical gap={4} style={{ minWidth: 0 }} data-testid="quarantine-summary">
+              {subjectCell(item)}
+              <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+                <span title={revealBidi(item.sender)}>{revealBidi(item.sender)}</span> → {recipientsCell(item)}
+              </Typography.Text>
+              <Flex wrap gap={6} align="center" style={{ fontSize: 12 }}>
+                {dateCell(item.received_at)}
+                {scoreCell(item.score)}
+                {statusCell(item.status)}
+              </Flex>
+            </Flex>
+          ),
+        },
+      ]
+    : [
+        {
+          key: 'date',
+          title: t('quarantine.columns.date'),
+          dataIndex: 'received_at',
+          render: dateCell,
+          width: 150,
+        },
+        {
+          key: 'sender',
+          title: t('quarantine.columns.sender'),
+          dataIndex: 'sender',
+          ellipsis: { showTitle: false },
+          render: (v: string) => <span title={revealBidi(v)}>{revealBidi(v)}</span>,
+        },
+        {
+          key: 'recipients',
+          title: t('quarantine.columns.recipients'),
+          dataIndex: 'recipients',
+          ellipsis: { showTitle: false },
+          render: (_: string[], item) => recipientsCell(item),
+        },
+        {
+          key: 'subject',
+          title: t('quarantine.columns.subject'),
+          dataIndex: 'subject',
+          ellipsis: { showTitle: false },
+          render: (_: string | null, item) => subjectCell(item),
+        },
+        {
+          key: 'score',
+          title: t('quarantine.columns.score'),
+          dataIndex: 'score',
+          width: 80,
+          align: 'right',
+          render: scoreCell,
+        },
+        {
+          key: 'action',
+          title: t('quarantine.columns.action'),
+          dataIndex: 'action',
+          width: 130,
+          render: (v: string) =>
+            isKnownAction(v) ? <Tag color={ACTION_COLORS[v]}>{t(`actions.${v}`)}</Tag> : <Tag>{v}</Tag>,
+        },
+        {
+          key: 'status',
+          title: t('quarantine.columns.status'),
+          dataIndex: 'status',
+          width: 150,
+          render: statusCell,
+        },
+        {
+          key: 'size',
+          title: t('quarantine.columns.size'),
+          dataIndex: 'size',
+          width: 90,
+          align: 'right',
+          render: (v: number) => formatSize(v, lang),
+        },
+      ];
 
   const rowProps = (item: QuarantineItem) =>
     ({
@@ -216,7 +241,7 @@ export function QuarantinePage() {
               onOutcome={setOutcome}
             />
             <Button
-              icon={<ReloadOutlined spin={list.isFetching} />}
+              icon={<ReloadOutlined aria-hidden spin={list.isFetching} />}
               onClick={() => void list.refetch()}
               data-testid="quarantine-reload"
             >
@@ -244,7 +269,7 @@ export function QuarantinePage() {
             pagination={false}
             size="middle"
             tableLayout="fixed"
-            scroll={{ x: 960 }}
+            scroll={phone ? undefined : { x: 960 }}
             onRow={rowProps}
             rowSelection={{
               selectedRowKeys: selected,

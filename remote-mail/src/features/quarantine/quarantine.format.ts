@@ -64,3 +64,6 @@ export function formatSize(bytes: number, lang: string): string {
 export function formatScore(score: number, lang: string): string {
   return new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(score);
 }
+
+/** A link that fills its table cell and is cut there with an ellipsis (its full text in its title). */
+export const CELL_LINK = { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' } as const;

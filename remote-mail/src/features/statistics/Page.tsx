@@ -39,9 +39,9 @@ const TOTALS: {
   icon: ReactNode;
   color: 'colorWarning' | 'colorSuccess' | 'colorError';
 }[] = [
-  { key: 'quarantined', icon: <InboxOutlined />, color: 'colorWarning' },
-  { key: 'released', icon: <CheckCircleOutlined />, color: 'colorSuccess' },
-  { key: 'deleted', icon: <DeleteOutlined />, color: 'colorError' },
+  { key: 'quarantined', icon: <InboxOutlined aria-hidden />, color: 'colorWarning' },
+  { key: 'released', icon: <CheckCircleOutlined aria-hidden />, color: 'colorSuccess' },
+  { key: 'deleted', icon: <DeleteOutlined aria-hidden />, color: 'colorError' },
 ];
 const RISK_KEYS = Object.keys(RISK_COLORS) as (keyof RiskCounts)[];
 
@@ -83,7 +83,7 @@ export function StatisticsPage() {
         description={t('statistics.description')}
         extra={
           <Button
-            icon={<ReloadOutlined spin={stats.isFetching} />}
+            icon={<ReloadOutlined aria-hidden spin={stats.isFetching} />}
             onClick={() => void stats.refetch()}
             data-testid="statistics-reload"
           >
