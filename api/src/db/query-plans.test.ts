@@ -8,6 +8,8 @@ import {
   visibleRecipientsQuery,
   listPageQuery,
   listKeysQuery,
+  senderHitIds,
+  senderHitsQuery,
   statusCountsQuery,
   textHitsQuery,
   type Scope,
@@ -317,6 +319,21 @@ describe.each([
     } else {
       expectPgIndex(few, 'qr_pk');
     }
+  });
+
+  test('a sender on PostgreSQL: the trigram indexes for hits first, then their rows by primary key', async () => {
+    if (sqlite()) return; // SQLite tests the sender along the scope's index (the filters test above)
+    const hits = await explain(senderHitsQuery(handle.db, '@spam7.', 4001));
+    expectPgIndex(hits, 'qm_sender_trgm', 'qm_envelope_from_trgm');
+    const f = { statuses: null, sender: '@spam7.', senderIds: ['A', 'B', 'C'] };
+    const few = await explain(listKeysQuery(handle.db, scope, f, null, 51));
+    expectPgIndex(few, 'qr_pk');
+    expect(few.nodes.filter((n) => n.relation === 'quarantine_messages')).toEqual([]); // the ids stand for the sender
+    // Complete up to the limit; one hit more and the sender is tested along the keyset walk instead.
+    const { ids } = await senderHitIds(handle.db, '@spam7.', 100_000);
+    expect(ids.length).toBeGreaterThan(2);
+    expect((await senderHitIds(handle.db, '@spam7.', ids.length)).complete).toBe(true);
+    expect(await senderHitIds(handle.db, '@spam7.', ids.length - 1)).toEqual({ ids: [], complete: false });
   });
 });
 
