@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { createMailUser, discardHeldMail, ingestDirect, plainMessage, tag } from '../lib/mail';
 import { expect, signInQuick, test } from '../lib/test';
 
 // Spec §2: drawer entries by role, 240 px wide, collapses to 64 px.
@@ -67,6 +68,35 @@ test('on a phone the drawer starts collapsed and leaves the page the width; the 
   // Still the user's to expand.
   await page.getByRole('button', { name: 'Déplier le menu' }).click();
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(240);
+});
+
+test('on a phone a message page fits the screen, long addresses and a long user name included', async ({ page }) => {
+  const owner = await createMailUser('phone-with-a-rather-long-name');
+  const t = tag();
+  const from = `newsletter.${t}@marketing-newsletters.example-company.com`;
+  const id = await ingestDirect(
+    plainMessage({ from, to: owner.email, subject: `Phone ${t}`, messageId: `${t}@phone.example` }),
+    { from: `bounces+campaign.${t}@mailer.example-company.com`, to: [owner.email] },
+  );
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signInQuick(page, owner, `/mail/${id}`);
+    await expect(page.getByTestId('email-field-sender')).toHaveText(from);
+    await expect(page.getByTestId('email-symbol-summary').first()).toBeVisible();
+    // Neither the top bar (the avatar only) nor the message's fields and tables push past the edge.
+    await expect(page.getByTestId('profile-username')).toHaveCount(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const right = await page
+      .getByTestId('email-symbols')
+      .locator('table')
+      .evaluate((el) => el.getBoundingClientRect().right);
+    expect(right).toBeLessThanOrEqual(390 - 12);
+    // On a wide screen, the name is back (cut, whole in its tooltip).
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expect(page.getByTestId('profile-username')).toHaveAttribute('title', owner.email.split('@')[0]!);
+  } finally {
+    await discardHeldMail(owner.email);
+  }
 });
 
 test('the drawer is 240 px wide and collapses to 64 px', async ({ page, stack }) => {

@@ -4,7 +4,7 @@ import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
 import { useSession } from '@qc/auth';
 import { useQueryClient } from '@tanstack/react-query';
-import { useThemeToken, VisuallyHidden } from '@qc/ui';
+import { usePhoneLayout, useThemeToken, VisuallyHidden } from '@qc/ui';
 import { notify } from '@qc/ui-state';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -21,10 +21,21 @@ export function initials(username: string | null | undefined): string {
   return letters.toUpperCase() || 'U';
 }
 
+const USERNAME_STYLE = {
+  marginInlineStart: 8,
+  display: 'inline-block',
+  maxWidth: 240,
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  verticalAlign: 'middle',
+} as const;
+
 export function ProfileMenu() {
   const { t } = useTranslation('host');
   const user = useSession((s) => s.user);
   const token = useThemeToken();
+  const phone = usePhoneLayout();
   const logout = useSession((s) => s.logout);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -65,9 +76,15 @@ export function ProfileMenu() {
             {initials(user?.username)}
           </Avatar>
         </span>
-        <span style={{ marginInlineStart: 8 }} className="qc-username">
-          {user?.username ?? ''}
-        </span>
+        {/* On a phone the avatar alone: a long name would push the top bar past the screen's edge.
+            Elsewhere the name is cut at 240 px, whole in the tooltip. */}
+        {phone ? (
+          <VisuallyHidden>{user?.username ?? ''}</VisuallyHidden>
+        ) : (
+          <span style={USERNAME_STYLE} title={user?.username ?? undefined} data-testid="profile-username">
+            {user?.username ?? ''}
+          </span>
+        )}
         <VisuallyHidden>{` ${t('layout.profile_menu')}`}</VisuallyHidden>
       </Button>
     </Dropdown>

@@ -252,7 +252,7 @@ const en: typeof mail = {
       empty: 'This message has no plain-text part.',
       truncated: 'Only the first {{shown}} of {{total}} characters are shown.',
     },
-    headers: { empty: 'No headers.', name: 'Name', value: 'Value' },
+    headers: { empty: 'No headers.', name: 'Name', value: 'Value', header: 'Header' },
     raw: {
       unavailable: 'The raw source is no longer available.',
       error_title: 'Error loading the raw source',
@@ -265,9 +265,17 @@ const en: typeof mail = {
       score: 'Score',
       description: 'Description and options',
       group: 'Group',
+      in_group: 'Group: {{group}}',
       empty: 'No symbols.',
     },
-    attachments: { title: 'Attachments', name: 'Name', type: 'Type', size: 'Size', empty: 'No attachments.' },
+    attachments: {
+      title: 'Attachments',
+      attachment: 'Attachment',
+      name: 'Name',
+      type: 'Type',
+      size: 'Size',
+      empty: 'No attachments.',
+    },
     urls: {
       title: 'Detected URLs',
       help: 'Shown defanged (hxxp, [.]): they cannot be clicked.',

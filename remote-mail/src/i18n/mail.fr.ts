@@ -261,7 +261,7 @@ const mail = {
       empty: 'Ce message n’a pas de version texte.',
       truncated: 'Seuls les {{shown}} premiers caractères sur {{total}} sont affichés.',
     },
-    headers: { empty: 'Aucun en-tête.', name: 'Nom', value: 'Valeur' },
+    headers: { empty: 'Aucun en-tête.', name: 'Nom', value: 'Valeur', header: 'En-tête' },
     raw: {
       unavailable: 'La source brute n’est plus disponible.',
       error_title: 'Erreur lors du chargement de la source brute',
@@ -275,9 +275,17 @@ const mail = {
       score: 'Score',
       description: 'Description et options',
       group: 'Groupe',
+      in_group: 'Groupe : {{group}}',
       empty: 'Aucun symbole.',
     },
-    attachments: { title: 'Pièces jointes', name: 'Nom', type: 'Type', size: 'Taille', empty: 'Aucune pièce jointe.' },
+    attachments: {
+      title: 'Pièces jointes',
+      attachment: 'Pièce jointe',
+      name: 'Nom',
+      type: 'Type',
+      size: 'Taille',
+      empty: 'Aucune pièce jointe.',
+    },
     urls: {
       title: 'URL détectées',
       help: 'Affichées désamorcées (hxxp, [.]) : elles ne sont pas cliquables.',

@@ -2,9 +2,9 @@ import Descriptions, { type DescriptionsProps } from 'antd/es/descriptions';
 import Flex from 'antd/es/flex';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '@qc/ui';
+import { formatDateTime, usePhoneLayout } from '@qc/ui';
 import {
   ACTION_COLORS,
   formatScore,
@@ -17,12 +17,30 @@ import {
 import type { QuarantineDetail, QuarantineStatus } from '../quarantine/quarantine.types';
 import { revealBidi } from './bidi';
 
+/**
+ * An address or a domain with a break opportunity after each '@' and '.', so that a narrow column
+ * wraps "bounces@mailer.example.com" at its dots rather than in the middle of a word.
+ */
+function breakable(text: string): ReactNode {
+  const parts = text.split(/(?<=[@.])/);
+  if (parts.length === 1) return text;
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
+}
+
 /** Every e-mail field of spec §3, rendered as text (DESIGN §7: headers are attacker-controlled). */
 export function EmailFields({ email }: { email: QuarantineDetail }) {
   const { t, i18n } = useTranslation('mail');
   const lang = i18n.resolvedLanguage ?? 'fr';
+  const phone = usePhoneLayout();
   const none = t('none');
   const text = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? none : revealBidi(v));
+  const address = (v: string | null | undefined) =>
+    v === null || v === undefined || v === '' ? none : breakable(revealBidi(v));
   const code = (v: string | null | undefined) => (v ? <Typography.Text code>{v}</Typography.Text> : none);
   const date = (v: string | null) => (v ? <time dateTime={v}>{formatDateTime(v, lang, 'medium')}</time> : none);
   const status = (s: QuarantineStatus) => (
@@ -46,8 +64,8 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
   const items: DescriptionsProps['items'] = [
     { key: 'received_at', label: t('email.fields.received_at'), children: date(email.received_at) },
     { key: 'date', label: t('email.fields.date'), children: date(email.date) },
-    { key: 'sender', label: t('email.fields.sender'), children: text(email.sender) },
-    { key: 'envelope_from', label: t('email.fields.envelope_from'), children: text(email.envelope_from) },
+    { key: 'sender', label: t('email.fields.sender'), children: address(email.sender) },
+    { key: 'envelope_from', label: t('email.fields.envelope_from'), children: address(email.envelope_from) },
     {
       key: 'recipients',
       label: t('email.fields.recipients'),
@@ -55,7 +73,7 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
         <Flex vertical gap={4} data-testid="email-recipients">
           {email.recipients.map((r) => (
             <span key={r.address}>
-              {r.address} {status(r.status)}
+              {breakable(r.address)} {status(r.status)}
             </span>
           ))}
           {email.recipients_truncated || hidden > 0 ? (
@@ -91,10 +109,10 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
     { key: 'size', label: t('email.fields.size'), children: formatSize(email.size, lang) },
     { key: 'message_id', label: t('email.fields.message_id'), children: code(email.message_id) },
     { key: 'ip_address', label: t('email.fields.ip_address'), children: code(email.ip_address) },
-    { key: 'helo', label: t('email.fields.helo'), children: text(email.helo) },
+    { key: 'helo', label: t('email.fields.helo'), children: address(email.helo) },
     { key: 'country', label: t('email.fields.country'), children: text(email.country) },
-    { key: 'sender_domain', label: t('email.fields.sender_domain'), children: text(email.sender_domain) },
-    { key: 'mime_domain', label: t('email.fields.mime_domain'), children: text(email.mime_domain) },
+    { key: 'sender_domain', label: t('email.fields.sender_domain'), children: address(email.sender_domain) },
+    { key: 'mime_domain', label: t('email.fields.mime_domain'), children: address(email.mime_domain) },
     { key: 'mime_user', label: t('email.fields.mime_user'), children: text(email.mime_user) },
     { key: 'uuid', label: t('email.fields.uuid'), children: code(email.uuid) },
     {
@@ -122,6 +140,8 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
     <Descriptions
       bordered
       size="small"
+      // On a phone each label sits above its value, which then has the card's whole width.
+      layout={phone ? 'vertical' : 'horizontal'}
       column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 3, xxl: 3 }}
       items={items.map((item) => ({
         ...item,

@@ -9,6 +9,7 @@ import {
   mockApi,
   noticeOf,
   noticeTitles,
+  onPhoneScreen,
   renderQuarantine,
   type ApiCall,
 } from '../../test-utils';
@@ -93,6 +94,42 @@ describe('e-mail detail (mail/{id})', () => {
     // An RLO trick in a file name is made visible.
     expect(screen.getByTestId('email-attachment-name')).toHaveTextContent('invoice[U+202E]fdp.exe');
     expect(screen.getByTestId('email-attachments')).toHaveTextContent('2 ko');
+  });
+
+  it('on a phone, labels sit above values and the tables stack their cells instead of scrolling sideways', async () => {
+    const wide = onPhoneScreen();
+    try {
+      serve(emailDetail({ sender: 'bounces+campaign.2026@mailer.example-company.com' }));
+      await openDetail();
+      const fields = screen.getByTestId('email-fields');
+      // antd's vertical layout: each label has a row of its own, above its value's.
+      const sender = screen.getByTestId('email-field-sender');
+      expect(sender.closest('tr')!.querySelector('th')).toBeNull();
+      expect(within(fields).getByText('Expéditeur').closest('tr')).not.toBe(sender.closest('tr'));
+      // The address wraps after its '@' and dots, not in the middle of a word.
+      expect(sender).toHaveTextContent('bounces+campaign.2026@mailer.example-company.com');
+      expect(sender.querySelectorAll('wbr')).toHaveLength(4);
+
+      const headerNames = (testId: string) =>
+        within(screen.getByTestId(testId))
+          .getAllByRole('columnheader')
+          .map((h) => h.textContent);
+      expect(headerNames('email-symbols')).toEqual(['Symbole', 'Score']);
+      const uribl = screen.getAllByTestId('email-symbol-summary')[0]!;
+      expect(uribl).toHaveTextContent('URIBL_BLACK');
+      expect(uribl).toHaveTextContent('Listed in URIBL black');
+      expect(uribl).toHaveTextContent('evil.example.com');
+      expect(uribl).toHaveTextContent('Groupe : rbl');
+      expect(headerNames('email-attachments')).toEqual(['Pièce jointe']);
+      expect(screen.getByTestId('email-attachments')).toHaveTextContent('invoice[U+202E]fdp.exe');
+      expect(screen.getByTestId('email-attachments')).toHaveTextContent('application/octet-stream · 2 ko');
+
+      await user().click(screen.getByTestId('email-tab-headers'));
+      expect(headerNames('email-headers')).toEqual(['En-tête']);
+      expect(screen.getAllByTestId('email-header-summary')[1]).toHaveTextContent('SubjectYou won a prize');
+    } finally {
+      wide();
+    }
   });
 
   it('previews the HTML sanitised in a sandboxed frame; remote images only after "Load remote images"', async () => {

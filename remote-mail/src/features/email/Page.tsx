@@ -10,7 +10,7 @@ import Table from 'antd/es/table';
 import Tabs from 'antd/es/tabs';
 import Typography from 'antd/es/typography';
 import { errorMessageKey, readApiError } from '@qc/api-client';
-import { PageError, PageHeader, PageLoading, TableEmptyText } from '@qc/ui';
+import { PageError, PageHeader, PageLoading, TableEmptyText, usePhoneLayout } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { formatSize } from '../quarantine/quarantine.format';
@@ -50,23 +50,37 @@ function TextBody({ text }: { text: string | null }) {
   );
 }
 
+const headerValue = (v: string) => <span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{v}</span>;
+
 function Headers({ headers }: { headers: MailHeader[] }) {
   const { t } = useTranslation('mail');
+  // On a phone, each header's name above its value: a 200 px name column would leave the value a sliver.
+  const phone = usePhoneLayout();
   return (
     <Table<MailHeader & { key: number }>
       size="small"
       dataSource={headers.map((h, key) => ({ ...h, key }))}
       pagination={false}
       locale={{ emptyText: <TableEmptyText>{t('email.headers.empty')}</TableEmptyText> }}
-      columns={[
-        { key: 'name', title: t('email.headers.name'), dataIndex: 'name', width: 200 },
-        {
-          key: 'value',
-          title: t('email.headers.value'),
-          dataIndex: 'value',
-          render: (v: string) => <span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{v}</span>,
-        },
-      ]}
+      columns={
+        phone
+          ? [
+              {
+                key: 'header',
+                title: t('email.headers.header'),
+                render: (_, h) => (
+                  <div data-testid="email-header-summary">
+                    <Typography.Text strong>{h.name}</Typography.Text>
+                    <div>{headerValue(h.value)}</div>
+                  </div>
+                ),
+              },
+            ]
+          : [
+              { key: 'name', title: t('email.headers.name'), dataIndex: 'name', width: 200 },
+              { key: 'value', title: t('email.headers.value'), dataIndex: 'value', render: headerValue },
+            ]
+      }
       data-testid="email-headers"
     />
   );
@@ -75,29 +89,55 @@ function Headers({ headers }: { headers: MailHeader[] }) {
 function Attachments({ attachments }: { attachments: MailAttachment[] }) {
   const { t, i18n } = useTranslation('mail');
   const lang = i18n.resolvedLanguage ?? 'fr';
+  const phone = usePhoneLayout();
+  // Text only, with any right-to-left override made visible ("invoice[U+202E]fdp.exe").
+  const name = (v: string) => (
+    <span style={{ wordBreak: 'break-word' }} data-testid="email-attachment-name">
+      {revealBidi(v)}
+    </span>
+  );
   return (
     <Table<MailAttachment & { key: number }>
       size="small"
       dataSource={attachments.map((a, key) => ({ ...a, key }))}
       pagination={false}
       locale={{ emptyText: <TableEmptyText>{t('email.attachments.empty')}</TableEmptyText> }}
-      columns={[
-        {
-          key: 'name',
-          title: t('email.attachments.name'),
-          dataIndex: 'name',
-          // Text only, with any right-to-left override made visible ("invoice[U+202E]fdp.exe").
-          render: (v: string) => <span data-testid="email-attachment-name">{revealBidi(v)}</span>,
-        },
-        { key: 'type', title: t('email.attachments.type'), dataIndex: 'type', render: (v: string) => revealBidi(v) },
-        {
-          key: 'size',
-          title: t('email.attachments.size'),
-          dataIndex: 'size',
-          align: 'right',
-          render: (v: number) => formatSize(v, lang),
-        },
-      ]}
+      columns={
+        phone
+          ? [
+              {
+                key: 'attachment',
+                title: t('email.attachments.attachment'),
+                dataIndex: 'name',
+                render: (v: string, a) => (
+                  <>
+                    {name(v)}
+                    <div>
+                      <Typography.Text type="secondary">
+                        {revealBidi(a.type)} · {formatSize(a.size, lang)}
+                      </Typography.Text>
+                    </div>
+                  </>
+                ),
+              },
+            ]
+          : [
+              { key: 'name', title: t('email.attachments.name'), dataIndex: 'name', render: name },
+              {
+                key: 'type',
+                title: t('email.attachments.type'),
+                dataIndex: 'type',
+                render: (v: string) => revealBidi(v),
+              },
+              {
+                key: 'size',
+                title: t('email.attachments.size'),
+                dataIndex: 'size',
+                align: 'right',
+                render: (v: number) => formatSize(v, lang),
+              },
+            ]
+      }
       data-testid="email-attachments"
     />
   );
