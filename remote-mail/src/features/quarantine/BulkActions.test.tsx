@@ -59,6 +59,7 @@ describe('bulk actions of the quarantine list', () => {
         .map((li) => li.textContent),
     ).toEqual([
       '« Subject m2 » : Cet e-mail a été supprimé.',
+      '« Subject m3 » : libéré en partie : le relais a refusé certains destinataires, pour lesquels il reste en quarantaine.',
       '« Subject m4 » : Le relais a refusé le message. L’e-mail reste en quarantaine.',
     ]);
     expect(result).not.toHaveTextContent('m1');
@@ -94,12 +95,55 @@ describe('bulk actions of the quarantine list', () => {
     );
     expect(outcome).toEqual({
       type: 'error',
-      title: '0 supprimés, 2 en échec',
+      title: '0 supprimé, 2 en échec',
       failures: [
         { id: 'm1', subject: null, reason: 'Cet e-mail a déjà été libéré.' },
         { id: 'm2', subject: 'Hello', reason: 'Erreur inconnue' },
       ],
     });
+  });
+
+  it('a release partly refused by the relay is a warning naming those e-mails, not a plain success', () => {
+    const results = [
+      { id: 'm1', status: 'released' as const },
+      { id: 'm2', status: 'partially_released' as const },
+    ];
+    const subjects = new Map([
+      ['m1', 'One'],
+      ['m2', 'Two'],
+    ]);
+    expect(bulkSummary(i18next.getFixedT('fr', 'mail'), 'release', results, subjects)).toEqual({
+      notice: null,
+      outcome: {
+        type: 'warning',
+        title: '2 e-mails libérés, dont 1 en partie',
+        failures: [
+          {
+            id: 'm2',
+            subject: 'Two',
+            reason:
+              'libéré en partie : le relais a refusé certains destinataires, pour lesquels il reste en quarantaine.',
+          },
+        ],
+      },
+    });
+    expect(bulkSummary(i18next.getFixedT('en', 'mail'), 'release', results, subjects).outcome?.title).toBe(
+      '2 e-mails released, 1 of them in part',
+    );
+  });
+
+  it('speaks of one e-mail in the singular, in both languages', () => {
+    const one = [{ id: 'm1', status: 'deleted' as const }];
+    expect(bulkSummary(i18next.getFixedT('fr', 'mail'), 'delete', one).notice?.title).toBe('1 e-mail supprimé');
+    expect(bulkSummary(i18next.getFixedT('en', 'mail'), 'delete', one).notice?.title).toBe('1 e-mail deleted');
+    const fr = i18next.getFixedT('fr', 'mail');
+    expect(fr('quarantine.bulk.confirm_release', { count: 1 })).toBe('Libérer l’e-mail sélectionné ?');
+    expect(fr('quarantine.bulk.confirm_delete_body', { count: 1 })).toBe('Il ne pourra plus être libéré.');
+    expect(fr('quarantine.bulk.confirm_delete_body', { count: 2 })).toBe('Ils ne pourront plus être libérés.');
+    expect(i18next.getFixedT('en', 'mail')('quarantine.bulk.confirm_release', { count: 1 })).toBe(
+      'Release the selected e-mail?',
+    );
+    expect(fr('email.more_recipients', { count: 1 })).toBe('Et 1 autre destinataire non affiché.');
   });
 
   it('says all succeeded when every id was deleted', async () => {

@@ -12,17 +12,19 @@ import { failureReason } from './failure-reason';
 import { useBulkAction } from './quarantine.queries';
 import type { BulkAction, BulkItemResult, QuarantineItem } from './quarantine.types';
 
-/** A bulk action's failures, kept on the page until the user closes them (spec §8 notices last 5 s). */
+/** A bulk action's problems, kept on the page until the user closes them (spec §8 notices last 5 s). */
 export interface BulkOutcome {
   type: 'warning' | 'error';
   title: string;
-  /** Each failed e-mail: its subject (null: none) and why, in words. */
+  /** Each e-mail not fully done: its subject (null: none) and why, in words. */
   failures: { id: string; subject: string | null; reason: string }[];
 }
 
 /**
- * A bulk result: all succeeded (a notice), or "3 released, 1 failed" with each failed e-mail named
- * by its subject (`subjects`: the selected rows', read before the list refreshes) and its reason.
+ * A bulk result: all done (a notice), or "3 released, 1 failed" with each failed or partly released
+ * e-mail named by its subject (`subjects`: the selected rows', read before the list refreshes) and
+ * why. A partial release (the relay refused some recipients) is a success with a warning, as on the
+ * e-mail's own page.
  */
 export function bulkSummary(
   t: TFunction<'mail'>,
@@ -30,21 +32,26 @@ export function bulkSummary(
   results: BulkItemResult[],
   subjects: ReadonlyMap<string, string | null> = new Map(),
 ): { notice: Notice; outcome: null } | { notice: null; outcome: BulkOutcome } {
-  const failed = results.filter((r) => r.status === 'failed');
-  const done = results.length - failed.length;
-  if (!failed.length) {
+  const failed = results.filter((r) => r.status === 'failed').length;
+  const partly = results.filter((r) => r.status === 'partially_released').length;
+  const done = results.length - failed;
+  if (!failed && !partly) {
     return { notice: { type: 'success', title: t(`quarantine.bulk.all_${action}`, { count: done }) }, outcome: null };
   }
   return {
     notice: null,
     outcome: {
       type: done ? 'warning' : 'error',
-      title: t(`quarantine.bulk.partial_${action}`, { done, failed: failed.length }),
-      failures: failed.map((r) => ({
-        id: r.id,
-        subject: subjects.get(r.id) ?? null,
-        reason: failureReason(t, r.code),
-      })),
+      title: failed
+        ? t(`quarantine.bulk.partial_${action}`, { count: done, failed })
+        : t('quarantine.bulk.partly_released', { count: done, partly }),
+      failures: results
+        .filter((r) => r.status === 'failed' || r.status === 'partially_released')
+        .map((r) => ({
+          id: r.id,
+          subject: subjects.get(r.id) ?? null,
+          reason: r.status === 'failed' ? failureReason(t, r.code) : t('quarantine.bulk.partly_released_item'),
+        })),
     },
   };
 }
@@ -115,7 +122,7 @@ export function BulkActions({
   const confirm = (action: BulkAction) =>
     void modal.confirm({
       title: t(`quarantine.bulk.confirm_${action}`, { count: ids.length }),
-      content: t(`quarantine.bulk.confirm_${action}_body`),
+      content: t(`quarantine.bulk.confirm_${action}_body`, { count: ids.length }),
       okText: t(`quarantine.bulk.${action}`, { count: ids.length }),
       okButtonProps: { danger: action === 'delete', 'data-testid': 'quarantine-bulk-confirm' } as ButtonProps,
       cancelText: t('email.act.cancel'),
