@@ -5,6 +5,7 @@ import { m0004_statistics_retention } from './migration-0004-statistics-retentio
 import { m0005_recipient_statistics } from './migration-0005-recipient-statistics';
 import { m0006_lz4_bodies } from './migration-0006-lz4-bodies';
 import { m0007_rate_limits } from './migration-0007-rate-limits';
+import { m0008_message_id_index } from './migration-0008-message-id-index';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -227,6 +228,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_recipient_statistics': m0005_recipient_statistics,
   '0006_lz4_bodies': m0006_lz4_bodies,
   '0007_rate_limits': m0007_rate_limits,
+  '0008_message_id_index': m0008_message_id_index,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

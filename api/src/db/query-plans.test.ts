@@ -299,6 +299,13 @@ describe.each([
     const hits = await explain(textHitsQuery(handle.db, scope, 'Q1234567', 4001));
     if (sqlite()) expect(hits.text).toMatch(/SCAN quarantine_search VIRTUAL TABLE INDEX/);
     else expectPgIndex(hits, 'qm_subject_trgm', 'qm_sender_trgm', 'qm_envelope_from_trgm');
+    // A Message-ID is also looked up exactly, by its own index.
+    const byMessageId = await explain(textHitsQuery(handle.db, scope, '<a1b2c3@mail.example>', 4001));
+    if (sqlite())
+      expect(byMessageId.text).toMatch(
+        /SEARCH quarantine_messages USING (COVERING )?INDEX qm_message_id \(message_id=\?\)/,
+      );
+    else expectPgIndex(byMessageId, 'qm_message_id', 'qm_subject_trgm');
 
     const many = await explain(listKeysQuery(handle.db, scope, { statuses: [...HELD], q: 'invoice' }, null, 51));
     if (sqlite()) {

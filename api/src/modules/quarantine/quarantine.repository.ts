@@ -416,6 +416,8 @@ export function listKeysQuery(
     // scalar subquery, not EXISTS: PostgreSQL may turn an EXISTS into a hashed subplan, which reads
     // and matches every message before the first row (a full scan, whatever the LIMIT).
     const text = ['t.subject', 't.sender', 't.envelope_from'].map((c) => containsSql(db, c, f.q!));
+    const messageIds = messageIdForms(f.q);
+    if (messageIds) text.push(sql<SqlBool>`t.message_id in (${sql.join(messageIds)})`);
     conditions.push(
       sql<SqlBool>`(coalesce((select ${sql.join(text, sql` or `)} from quarantine_messages t where t.id = r.message_id), false)
         or ${containsSql(db, 'r.recipient', f.q)})`,
@@ -441,7 +443,17 @@ export function listKeysQuery(
 }
 
 /**
- * The ids of messages whose subject or senders, or one of whose recipients in scope, contain `q`
+ * A search term that looks like a Message-ID ("<id@host>", with or without its angle brackets) in
+ * the forms it may be stored in; null for any other term. Matched exactly (index qm_message_id).
+ */
+export function messageIdForms(q: string): [string, string] | null {
+  const core = q.trim().replace(/^<(.*)>$/, '$1');
+  return /^[^\s<>@]+@[^\s<>@]+$/.test(core) ? [`<${core}>`, core] : null;
+}
+
+/**
+ * The ids of messages whose subject or senders, or one of whose recipients in scope, contain `q`, or
+ * whose Message-ID is `q`
  * (3+ characters), from the trigram indexes — complete when there are at most `limit` (else only
  * `complete: false`: the index read stops early for a common term).
  */
@@ -465,17 +477,23 @@ export function textHitsQuery(
   q: string,
   cap: number,
 ): RawBuilder<{ message_id: string }> {
+  const forms = messageIdForms(q);
+  const byMessageId = forms
+    ? sql`union all select id as message_id from quarantine_messages where message_id in (${sql.join(forms)})`
+    : sql``;
   if (isSqlite(db)) {
     const phrase = `"${q.replaceAll('"', '""')}"`;
     return sql`select message_id from quarantine_search
       where quarantine_search match ${phrase} and (recipient = '' or ${scopeSql(scope)})
-      limit ${cap}`;
+    ${byMessageId}
+    limit ${cap}`;
   }
   const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return sql`select id as message_id from quarantine_messages
       where subject ilike ${pattern} or sender ilike ${pattern} or envelope_from ilike ${pattern}
     union all
     select message_id from quarantine_recipients where recipient ilike ${pattern} and ${scopeSql(scope)}
+    ${byMessageId}
     limit ${cap}`;
 }
 

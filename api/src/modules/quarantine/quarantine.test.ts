@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { bearer, usingPostgres, type TestApp } from '../../test/helpers';
 import { ingestOk, meta, mime, type Sink, startQuarantineSuite, type QuarantineSuite } from '../../test/quarantine';
-import { listPage, listKeysQuery, textHitIds, type Scope } from './quarantine.repository';
+import { listPage, listKeysQuery, messageIdForms, textHitIds, type Scope } from './quarantine.repository';
 
 let suite: QuarantineSuite;
 let t: TestApp;
@@ -218,6 +218,29 @@ describe('filters', () => {
     // Over the limit, the trigram probe gives up (and the row-by-row path is used).
     expect(await textHitIds(t.db, { kind: 'all' }, 'Bulk', 3)).toEqual({ ids: [], complete: false });
     expect((await textHitIds(t.db, { kind: 'all' }, 'Bulk', 6)).complete).toBe(true);
+  });
+
+  test('q: a Message-ID, with or without its angle brackets, finds its message (within the scope)', async () => {
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/quarantine/${ids.carl}/`,
+      headers: bearer(tokens['root@admin.example']!),
+    });
+    const messageId: string = detail.json().message_id;
+    expect(messageId).toMatch(/^<[0-9a-f]{12}@spam\.example>$/);
+    const bare = messageId.slice(1, -1);
+    for (const q of [messageId, bare, ` ${messageId} `]) {
+      expect(await names('root@admin.example', `?q=${encodeURIComponent(q)}`)).toEqual(['carl']);
+      expect(await names('carl@b.example', `?q=${encodeURIComponent(q)}`)).toEqual(['carl']);
+      expect(await names('ann@a.example', `?q=${encodeURIComponent(q)}`)).toEqual([]); // not hers
+    }
+    // The row-by-row path (many hits) matches it too.
+    const { rows } = await listKeysQuery(t.db, { kind: 'all' }, { statuses: null, q: bare }, null, 100).execute(t.db);
+    expect(rows.map((r) => r.message_id)).toEqual([ids.carl]);
+    // Part of one is not a Message-ID: no exact match is tried (and the text matches nothing).
+    expect(await names('root@admin.example', `?q=${encodeURIComponent(bare.slice(0, 8))}`)).toEqual([]);
+    expect(messageIdForms('a b@c')).toBeNull();
+    expect(messageIdForms('<x@y>')).toEqual(['<x@y>', 'x@y']);
   });
 
   test('q under 3 characters: bounded LIKE', async () => {
