@@ -155,7 +155,6 @@ const en: typeof mail = {
       any_action: 'Any action',
       user: 'User (e-mail)',
       period: 'Date',
-      any_date: 'Any date',
       reset: 'Reset filters',
     },
     pager_label: 'Pagination',

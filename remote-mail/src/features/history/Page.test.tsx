@@ -1,9 +1,10 @@
-import { presetRange, toIsoWithOffset } from '@qc/ui';
+import { localDaysRange, presetRange, toIsoWithOffset } from '@qc/ui';
 import { DEFAULT_PREFERENCES, usePreferences } from '@qc/ui-state';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { HistoryEntry } from '@qc/contracts';
 import ExposedHistory from '../../exposed/History';
+import { readHistoryFilters } from './history.filters';
 import {
   currentLocation,
   jsonResponse,
@@ -65,7 +66,7 @@ describe('history page', () => {
     await waitFor(() => expect(lastQuery(calls).action).toBe('download'));
     await user.type(screen.getByLabelText('Utilisateur (e-mail)'), 'bob@example.com{Enter}');
     await waitFor(() => expect(lastQuery(calls).user).toBe('bob@example.com'));
-    await pickOption(user, 'Date', 'Les 7 derniers jours');
+    await pickOption(user, 'Période', 'Les 7 derniers jours');
     await waitFor(() => expect(lastQuery(calls).date_from).toBeDefined());
     const range = presetRange('last_7_days', new Date());
     expect(lastQuery(calls)).toEqual({
@@ -76,6 +77,32 @@ describe('history page', () => {
       page_size: '50',
     });
     expect(currentLocation()).toBe('/history?action=download&user=bob%40example.com&period=last_7_days');
+  }, 60_000);
+
+  it('a custom period: its two local days go to the API and the URL; choosing "Custom" starts with today', async () => {
+    const { calls } = mockApi(() => jsonResponse(200, { results: [entry()], next_cursor: null }));
+    renderExposed('history', <ExposedHistory />, '/history?period=custom&from=2026-11-01&to=2026-11-20');
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const range = localDaysRange('2026-11-01', '2026-11-20')!;
+    expect(lastQuery(calls)).toEqual({
+      date_from: toIsoWithOffset(range.from),
+      date_to: toIsoWithOffset(range.to),
+      page_size: '50',
+    });
+    expect(await screen.findByDisplayValue('01/11/2026')).toBeInTheDocument();
+    expect(screen.getByDisplayValue('20/11/2026')).toBeInTheDocument();
+
+    const user = userEvent.setup({ delay: null });
+    await pickOption(user, 'Période', 'Hier');
+    await waitFor(() => expect(currentLocation()).toBe('/history?period=yesterday'));
+    expect(screen.queryByDisplayValue('01/11/2026')).toBeNull();
+    await pickOption(user, 'Période', 'Personnalisée…');
+    const today = presetRange('today', new Date());
+    await waitFor(() => expect(lastQuery(calls).date_from).toBe(toIsoWithOffset(today.from)));
+    expect(lastQuery(calls).date_to).toBe(toIsoWithOffset(today.to));
+    expect(currentLocation()).toMatch(/^\/history\?period=custom&from=\d{4}-\d\d-\d\d&to=\d{4}-\d\d-\d\d$/);
+    // A hand-edited range that is not one is "any date".
+    expect(readHistoryFilters(new URLSearchParams('period=custom&from=2026-02-30&to=2026-03-01')).period).toBe('');
   }, 60_000);
 
   it('a failure says why in words, visibly (not the api code in a tooltip)', async () => {

@@ -7,21 +7,15 @@ import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
 import type { HistoryEntry } from '@qc/contracts';
-import {
-  DATE_PRESETS,
-  formatDateTime,
-  PageEmpty,
-  PageError,
-  PageHeader,
-  usePhoneLayout,
-  type DatePreset,
-} from '@qc/ui';
+import { formatDateTime, PageEmpty, PageError, PageHeader, usePhoneLayout } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
-import { Field, TextFilter } from '../quarantine/FiltersBar';
+import { Field } from '../filters/Field';
+import { PeriodField } from '../filters/PeriodField';
+import { TextFilter } from '../filters/TextFilter';
 import { failureReason } from '../quarantine/failure-reason';
 import { CELL_LINK } from '../quarantine/quarantine.format';
 import { LIMITS } from '../quarantine/quarantine.types';
@@ -199,17 +193,13 @@ export function HistoryPage() {
           width={260}
           testId="history-filter-user"
         />
-        <Field id={`${base}-period`} label={t('history.filters.period')} width={200}>
-          <Select<DatePreset>
-            id={`${base}-period`}
-            value={filters.period || undefined}
-            placeholder={t('history.filters.any_date')}
-            allowClear
-            onChange={(period) => change({ period: period ?? '' })}
-            options={DATE_PRESETS.map((p) => ({ value: p, label: t(`quarantine.periods.${p}`) }))}
-            data-testid="history-filter-period"
-          />
-        </Field>
+        <PeriodField
+          id={`${base}-period`}
+          label={t('history.filters.period')}
+          value={filters}
+          onChange={change}
+          testId="history-filter-period"
+        />
         {changed ? (
           <Button
             icon={<UndoOutlined aria-hidden />}

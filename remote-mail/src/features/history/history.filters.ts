@@ -1,19 +1,18 @@
-import { isDatePreset, presetRange, toIsoWithOffset, type DatePreset } from '@qc/ui';
+import { toIsoWithOffset } from '@qc/ui';
 import type { HistoryAction } from '@qc/contracts';
+import { NO_PERIOD, periodRange, readPeriod, writePeriod, type PeriodFilter } from '../filters/period';
 
 /** Mirrors HISTORY_ACTIONS of @qc/contracts (types only here: the contract module loads zod). */
 export const HISTORY_ACTIONS = ['download', 'release', 'delete'] as const satisfies readonly HistoryAction[];
 type Covers<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : never;
 const _covered: Covers<HistoryAction, (typeof HISTORY_ACTIONS)[number]> = true;
 
-/** The history's filters, in the URL query string like the quarantine list's. */
-export interface HistoryFilters {
+/** The history's filters, in the URL query string like the quarantine list's (a preset or custom period). */
+export interface HistoryFilters extends PeriodFilter {
   /** '' = any action. */
   action: HistoryAction | '';
   /** E-mail of the user who acted; '' = anyone. */
   user: string;
-  /** A date preset; '' = any date. */
-  period: DatePreset | '';
   /** Keyset cursor of the page shown; null = first page. */
   cursor: string | null;
 }
@@ -21,7 +20,7 @@ export interface HistoryFilters {
 export const DEFAULT_HISTORY_FILTERS: Readonly<HistoryFilters> = Object.freeze({
   action: '',
   user: '',
-  period: '',
+  ...NO_PERIOD,
   cursor: null,
 });
 
@@ -41,13 +40,13 @@ function isAction(v: string): v is HistoryAction {
 
 /** Anything invalid in the URL falls back to its default. */
 export function readHistoryFilters(params: URLSearchParams): HistoryFilters {
-  const action = params.get('action')?.trim() ?? '';
-  const period = params.get('period')?.trim() ?? '';
+  const get = (name: string) => params.get(name)?.trim() ?? '';
+  const action = get('action');
   return {
     action: isAction(action) ? action : '',
-    user: params.get('user')?.trim().slice(0, 320) ?? '',
-    period: isDatePreset(period) ? period : '',
-    cursor: params.get('cursor')?.trim() || null,
+    user: get('user').slice(0, 320),
+    ...readPeriod(get('period'), get('from'), get('to')),
+    cursor: get('cursor') || null,
   };
 }
 
@@ -55,7 +54,7 @@ export function writeHistoryFilters(f: HistoryFilters): URLSearchParams {
   const params = new URLSearchParams();
   if (f.action) params.set('action', f.action);
   if (f.user) params.set('user', f.user);
-  if (f.period) params.set('period', f.period);
+  writePeriod(params, f);
   if (f.cursor) params.set('cursor', f.cursor);
   return params;
 }
@@ -65,8 +64,8 @@ export function toHistoryQuery(f: HistoryFilters, pageSize: number, now = new Da
   const query: HistoryQueryParams = { page_size: String(pageSize) };
   if (f.action) query.action = f.action;
   if (f.user) query.user = f.user;
-  if (f.period) {
-    const range = presetRange(f.period, now);
+  const range = periodRange(f, now);
+  if (range) {
     query.date_from = toIsoWithOffset(range.from);
     query.date_to = toIsoWithOffset(range.to);
   }

@@ -1,102 +1,16 @@
-import { CloseCircleFilled, FilterOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
+import { FilterOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
 import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
-import Input from 'antd/es/input';
 import InputNumber from 'antd/es/input-number';
 import Select from 'antd/es/select';
-import { DATE_PRESETS, toLocalDay, usePhoneLayout, type DatePeriod } from '@qc/ui';
-import { lazy, Suspense, useEffect, useEffectEvent, useId, useState, type ReactNode } from 'react';
+import { usePhoneLayout } from '@qc/ui';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Field } from '../filters/Field';
+import { PeriodField } from '../filters/PeriodField';
+import { TextFilter, useDraft } from '../filters/TextFilter';
 import { DEFAULT_FILTERS, type QuarantineFilters } from './quarantine.filters';
 import { EMAIL_ACTIONS, STATUS_FILTERS, type QuarantineStatusFilter } from './quarantine.types';
-
-const CustomRangePicker = lazy(() => import('./CustomRangePicker'));
-
-/** Typing settles for this long before the URL (and so the query) changes. */
-export const FILTER_DEBOUNCE_MS = 400;
-
-/**
- * A text kept locally while typing and committed after a pause (or Enter). When the committed value
- * changes from elsewhere (Back, reset), the draft follows it.
- */
-function useDraft(value: string, commit: (v: string) => void) {
-  const [draft, setDraft] = useState(value);
-  const [seen, setSeen] = useState(value);
-  if (seen !== value) {
-    setSeen(value);
-    setDraft(value);
-  }
-  const onCommit = useEffectEvent(commit);
-  useEffect(() => {
-    if (draft.trim() === value) return;
-    const timer = setTimeout(() => onCommit(draft.trim()), FILTER_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [draft, value]);
-  const flush = () => {
-    if (draft.trim() !== value) commit(draft.trim());
-  };
-  return [draft, setDraft, flush] as const;
-}
-
-export function Field({
-  id,
-  label,
-  children,
-  width,
-}: {
-  id: string;
-  label: string;
-  children: ReactNode;
-  width: number;
-}) {
-  return (
-    <Flex vertical gap={4} style={{ width, maxWidth: '100%' }}>
-      <label htmlFor={id} style={{ fontSize: 12 }}>
-        {label}
-      </label>
-      {children}
-    </Flex>
-  );
-}
-
-export function TextFilter({
-  id,
-  label,
-  value,
-  onCommit,
-  placeholder,
-  width = 200,
-  testId,
-  prefix,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onCommit: (v: string) => void;
-  placeholder?: string;
-  width?: number;
-  testId: string;
-  prefix?: ReactNode;
-}) {
-  const { t } = useTranslation('mail');
-  const [draft, setDraft, flush] = useDraft(value, onCommit);
-  return (
-    <Field id={id} label={label} width={width}>
-      <Input
-        id={id}
-        value={draft}
-        onChange={(e) => setDraft(e.target.value)}
-        onPressEnter={flush}
-        placeholder={placeholder}
-        prefix={prefix}
-        // antd's clear button is named by its icon ("close-circle"): named here, in the user's language.
-        allowClear={{ clearIcon: <CloseCircleFilled aria-label={t('quarantine.filters.clear', { field: label })} /> }}
-        maxLength={200}
-        data-testid={testId}
-      />
-    </Field>
-  );
-}
 
 function ScoreFilter({
   id,
@@ -142,12 +56,6 @@ export function FiltersBar({ filters, onChange }: FiltersBarProps) {
   const { t } = useTranslation('mail');
   const base = useId();
   const id = (name: string) => `${base}-${name}`;
-  const today = toLocalDay(new Date());
-
-  const periodOptions = [
-    ...DATE_PRESETS.map((p) => ({ value: p, label: t(`quarantine.periods.${p}`) })),
-    { value: 'custom', label: t('quarantine.periods.custom') },
-  ];
   const changed = (Object.keys(DEFAULT_FILTERS) as (keyof QuarantineFilters)[]).some(
     (k) => k !== 'pageSize' && k !== 'cursor' && filters[k] !== DEFAULT_FILTERS[k],
   );
@@ -227,31 +135,13 @@ export function FiltersBar({ filters, onChange }: FiltersBarProps) {
             onCommit={(scoreMax) => onChange({ scoreMax })}
             testId="quarantine-filter-score-max"
           />
-          <Field id={id('period')} label={t('quarantine.filters.period')} width={200}>
-            <Select<DatePeriod>
-              id={id('period')}
-              value={filters.period || undefined}
-              placeholder={t('quarantine.filters.any_date')}
-              allowClear
-              onChange={(period) =>
-                onChange(period === 'custom' ? { period, from: today, to: today } : { period: period ?? '' })
-              }
-              options={periodOptions}
-              data-testid="quarantine-filter-period"
-            />
-          </Field>
-          {filters.period === 'custom' ? (
-            <Field id={id('range')} label={t('quarantine.filters.range')} width={260}>
-              <Suspense fallback={<Input disabled style={{ width: '100%' }} />}>
-                <CustomRangePicker
-                  id={id('range')}
-                  from={filters.from}
-                  to={filters.to}
-                  onChange={(from, to) => onChange({ period: 'custom', from, to })}
-                />
-              </Suspense>
-            </Field>
-          ) : null}
+          <PeriodField
+            id={id('period')}
+            label={t('quarantine.filters.period')}
+            value={filters}
+            onChange={onChange}
+            testId="quarantine-filter-period"
+          />
         </>
       )}
       {phone ? (

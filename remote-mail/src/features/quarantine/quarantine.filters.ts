@@ -1,11 +1,5 @@
-import {
-  isDatePreset,
-  localDaysRange,
-  presetRange,
-  toIsoWithOffset,
-  type DatePeriod,
-  type LocalDateRange,
-} from '@qc/ui';
+import { toIsoWithOffset } from '@qc/ui';
+import { periodRange, readPeriod, type PeriodFilter } from '../filters/period';
 import {
   EMAIL_ACTIONS,
   LIMITS,
@@ -21,7 +15,7 @@ const MAX_PAGE_SIZE = LIMITS.maxPageSize;
  * URL ⇄ filters ⇄ API query. A date preset stays a preset in the URL ("last 7 days" means the 7 days
  * before whenever the link is opened); the absolute bounds are computed in local time when querying.
  */
-export interface QuarantineFilters {
+export interface QuarantineFilters extends PeriodFilter {
   status: QuarantineStatusFilter;
   q: string;
   sender: string;
@@ -31,11 +25,6 @@ export interface QuarantineFilters {
   /** Decimal strings, '' = no bound. */
   scoreMin: string;
   scoreMax: string;
-  /** '' = any date. */
-  period: DatePeriod | '';
-  /** 'YYYY-MM-DD' local days of a custom period. */
-  from: string;
-  to: string;
   /** null = the user's preferred page size. */
   pageSize: number | null;
   /** Keyset cursor of the page shown; null = first page. */
@@ -74,7 +63,6 @@ export const URL_PARAM: Record<keyof QuarantineFilters, string> = {
 };
 
 const SCORE = /^-?\d{1,6}(\.\d{1,3})?$/;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 function isStatus(v: string | null): v is QuarantineStatusFilter {
   return v !== null && (STATUS_FILTERS as readonly string[]).includes(v);
@@ -87,9 +75,7 @@ export function readFilters(params: URLSearchParams): QuarantineFilters {
   const action = get('action');
   const period = get('period');
   const size = Number(get('pageSize'));
-  const from = get('from');
-  const to = get('to');
-  const validPeriod = isDatePreset(period) || (period === 'custom' && localDaysRange(from, to) !== null);
+  const { period: validPeriod, from, to } = readPeriod(period, get('from'), get('to'));
   return {
     status: isStatus(status) ? status : DEFAULT_FILTERS.status,
     q: get('q'),
@@ -98,9 +84,9 @@ export function readFilters(params: URLSearchParams): QuarantineFilters {
     action: (EMAIL_ACTIONS as readonly string[]).includes(action) ? action : '',
     scoreMin: SCORE.test(get('scoreMin')) ? get('scoreMin') : '',
     scoreMax: SCORE.test(get('scoreMax')) ? get('scoreMax') : '',
-    period: validPeriod ? (period as DatePeriod) : '',
-    from: validPeriod && period === 'custom' && DAY.test(from) ? from : '',
-    to: validPeriod && period === 'custom' && DAY.test(to) ? to : '',
+    period: validPeriod,
+    from,
+    to,
     pageSize: Number.isInteger(size) && size > 0 && size <= MAX_PAGE_SIZE ? size : null,
     cursor: get('cursor') || null,
   };
@@ -127,15 +113,6 @@ export function patchFilters(f: QuarantineFilters, patch: Partial<QuarantineFilt
     next.to = '';
   }
   return next;
-}
-
-/** Local-time bounds of the period, or null for "any date". */
-export function periodRange(
-  f: Pick<QuarantineFilters, 'period' | 'from' | 'to'>,
-  now = new Date(),
-): LocalDateRange | null {
-  if (f.period === 'custom') return localDaysRange(f.from, f.to);
-  return f.period ? presetRange(f.period, now) : null;
 }
 
 /** GET /api/quarantine/ parameters: dates as ISO 8601 with the local offset. */

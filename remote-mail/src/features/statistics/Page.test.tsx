@@ -2,6 +2,7 @@ import type { Statistics } from '@qc/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import ExposedStatistics from '../../exposed/Statistics';
+import { readView } from './statistics.view';
 import { currentLocation, jsonResponse, mockApi, pickOption, renderExposed, type ApiCall } from '../../test-utils';
 
 const statsCalls = (calls: ApiCall[]) => calls.filter((c) => c.path === '/api/statistics/');
@@ -240,8 +241,19 @@ describe('statistics page', () => {
     renderExposed('statistics', <ExposedStatistics />, '/statistics?from=2026-10-01&to=2026-10-31&type=line');
     expect((await chart()).kind).toBe('Line');
     expect(lastQuery(calls)).toEqual({ date_from: '2026-10-01', date_to: '2026-10-31' });
-    expect(await screen.findAllByTestId('quarantine-filter-range', {}, { timeout: 10_000 })).toHaveLength(2);
+    expect(await screen.findAllByTestId('statistics-dates', {}, { timeout: 10_000 })).toHaveLength(2);
     expect(screen.getByLabelText('Période').closest('.ant-select')).toHaveTextContent('Personnalisée…');
+  }, 60_000);
+
+  it('a custom range longer than the api answers (366 days) is not asked for: the default period is shown', async () => {
+    const { calls } = mockApi(() => jsonResponse(200, STATS));
+    renderExposed('statistics', <ExposedStatistics />, '/statistics?from=2025-01-01&to=2026-01-02');
+    await chart();
+    expect(lastQuery(calls)).toEqual({ days: '7' });
+    expect(screen.getByLabelText('Période').closest('.ant-select')).toHaveTextContent('7 derniers jours');
+    // 366 days, both ends counted, is still a range; 367 is not.
+    expect(readView(new URLSearchParams('from=2025-01-01&to=2026-01-01'))).toMatchObject({ from: '2025-01-01' });
+    expect(readView(new URLSearchParams('from=2025-01-01&to=2026-01-02'))).toMatchObject({ from: '', to: '' });
   }, 60_000);
 
   it('leaves room under the chart for the floating feedback button', async () => {

@@ -13,7 +13,7 @@ import { formatUtcDay, PageEmpty, PageError, PageHeader, PageLoading, toLocalDay
 import { lazy, Suspense, useId, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { Field } from '../quarantine/FiltersBar';
+import { Field } from '../filters/Field';
 import { RISK_COLORS } from './risk-colors';
 import { useStatistics } from './statistics.queries';
 import {
@@ -23,6 +23,7 @@ import {
   RANGES,
   rangeOf,
   readView,
+  STATISTICS_MAX_DAYS,
   toStatisticsParams,
   writeView,
   type ChartType,
@@ -32,7 +33,7 @@ import {
 } from './statistics.view';
 
 const StatisticsChart = lazy(() => import('./StatisticsChart'));
-const CustomRangePicker = lazy(() => import('../quarantine/CustomRangePicker'));
+const CustomRangePicker = lazy(() => import('../filters/CustomRangePicker'));
 
 const TOTALS: {
   key: 'quarantined' | 'released' | 'deleted';
@@ -109,6 +110,8 @@ export function StatisticsPage() {
                 from={view.from}
                 to={view.to}
                 onChange={(from, to) => change({ from, to })}
+                maxDays={STATISTICS_MAX_DAYS}
+                testId="statistics-dates"
               />
             </Suspense>
           </Field>

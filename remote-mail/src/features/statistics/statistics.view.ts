@@ -1,4 +1,4 @@
-import type { StatisticsPeriod } from '@qc/contracts';
+import type { STATISTICS_MAX_DAYS as ApiMaxDays, StatisticsPeriod } from '@qc/contracts';
 
 /** Mirrors STATISTICS_PERIODS of @qc/contracts (types only here: the contract module loads zod). */
 export const CHART_PERIODS = [2, 7, 30, 90, 180, 365] as const satisfies readonly StatisticsPeriod[];
@@ -30,6 +30,9 @@ const RANGE_DAYS: Record<Exclude<StatisticsRange, 'custom'>, StatisticsPeriod> =
 };
 const _everyPeriod: Covers<(typeof CHART_PERIODS)[number], (typeof RANGE_DAYS)[keyof typeof RANGE_DAYS]> = true;
 
+/** The longest custom range the api answers (its STATISTICS_MAX_DAYS: the type keeps them equal). */
+export const STATISTICS_MAX_DAYS: typeof ApiMaxDays = 366;
+
 export const CHART_TYPES = ['area', 'bar', 'line', 'pie', 'donut', 'composed'] as const;
 export type ChartType = (typeof CHART_TYPES)[number];
 /**
@@ -59,13 +62,18 @@ export const DEFAULT_VIEW: Readonly<StatisticsView> = Object.freeze({
 });
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** Whole days from one 'YYYY-MM-DD' to another (UTC dates: no daylight-saving hour in between). */
+const daysBetween = (from: string, to: string) =>
+  (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
 const oneOf = <T extends string | number>(list: readonly T[], v: unknown): v is T => list.includes(v as T);
 
 export function readView(params: URLSearchParams): StatisticsView {
   const days = Number(params.get('days'));
   const from = params.get('from') ?? '';
   const to = params.get('to') ?? '';
-  const custom = DAY.test(from) && DAY.test(to) && from <= to;
+  // A range the api would refuse (reversed, or over its limit) falls back to the default, like any
+  // other invalid value in a hand-edited link.
+  const custom = DAY.test(from) && DAY.test(to) && from <= to && daysBetween(from, to) < STATISTICS_MAX_DAYS;
   const type = params.get('type');
   const pie = params.get('pie');
   return {

@@ -9,10 +9,13 @@ export interface CustomRangePickerProps {
   from: string;
   to: string;
   onChange: (from: string, to: string) => void;
+  /** The longest range that can be picked, in days (both ends counted). */
+  maxDays?: number;
+  testId: string;
 }
 
-/** The custom period's two dates (a chunk of its own: the picker and dayjs load only when used). */
-export default function CustomRangePicker({ id, from, to, onChange }: CustomRangePickerProps) {
+/** A custom period's two dates (a chunk of its own: the picker and dayjs load only when used). */
+export default function CustomRangePicker({ id, from, to, onChange, maxDays, testId }: CustomRangePickerProps) {
   const { t, i18n } = useTranslation('mail');
   const lang = i18n.resolvedLanguage === 'en' ? 'en' : 'fr';
   return (
@@ -22,11 +25,15 @@ export default function CustomRangePicker({ id, from, to, onChange }: CustomRang
       format={lang === 'fr' ? 'DD/MM/YYYY' : 'YYYY-MM-DD'}
       placeholder={[t('quarantine.filters.range_start'), t('quarantine.filters.range_end')]}
       allowClear={false}
+      // Once one end is picked, days that would make the range too long cannot be (the api refuses it).
+      disabledDate={
+        maxDays ? (day, { from: start }) => !!start && Math.abs(day.diff(start, 'day')) >= maxDays : undefined
+      }
       onChange={(dates) => {
         const [start, end] = dates ?? [];
         if (start && end) onChange(start.format('YYYY-MM-DD'), end.format('YYYY-MM-DD'));
       }}
-      data-testid="quarantine-filter-range"
+      data-testid={testId}
     />
   );
 }

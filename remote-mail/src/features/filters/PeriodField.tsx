@@ -1,0 +1,67 @@
+import Input from 'antd/es/input';
+import Select from 'antd/es/select';
+import { DATE_PRESETS, toLocalDay, type DatePeriod } from '@qc/ui';
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Field } from './Field';
+import type { PeriodFilter } from './period';
+
+const CustomRangePicker = lazy(() => import('./CustomRangePicker'));
+
+/**
+ * The date filter of a list: the spec's presets and "Custom…", which shows the two dates (today to
+ * today at first). `testId` names the select; the dates are `${testId}-range`.
+ */
+export function PeriodField({
+  id,
+  label,
+  value,
+  onChange,
+  testId,
+}: {
+  id: string;
+  label: string;
+  value: PeriodFilter;
+  onChange: (next: PeriodFilter) => void;
+  testId: string;
+}) {
+  const { t } = useTranslation('mail');
+  const options = [
+    ...DATE_PRESETS.map((p) => ({ value: p, label: t(`quarantine.periods.${p}`) })),
+    { value: 'custom', label: t('quarantine.periods.custom') },
+  ];
+  const pick = (period: DatePeriod | undefined) => {
+    if (period === 'custom') {
+      const today = toLocalDay(new Date());
+      onChange({ period, from: today, to: today });
+    } else onChange({ period: period ?? '', from: '', to: '' });
+  };
+  return (
+    <>
+      <Field id={id} label={label} width={200}>
+        <Select<DatePeriod>
+          id={id}
+          value={value.period || undefined}
+          placeholder={t('quarantine.filters.any_date')}
+          allowClear
+          onChange={pick}
+          options={options}
+          data-testid={testId}
+        />
+      </Field>
+      {value.period === 'custom' ? (
+        <Field id={`${id}-range`} label={t('quarantine.filters.range')} width={260}>
+          <Suspense fallback={<Input disabled style={{ width: '100%' }} />}>
+            <CustomRangePicker
+              id={`${id}-range`}
+              from={value.from}
+              to={value.to}
+              onChange={(from, to) => onChange({ period: 'custom', from, to })}
+              testId={`${testId}-range`}
+            />
+          </Suspense>
+        </Field>
+      ) : null}
+    </>
+  );
+}

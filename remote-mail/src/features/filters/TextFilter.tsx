@@ -1,0 +1,70 @@
+import { CloseCircleFilled } from '@ant-design/icons';
+import Input from 'antd/es/input';
+import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Field } from './Field';
+
+/** Typing settles for this long before the URL (and so the query) changes. */
+export const FILTER_DEBOUNCE_MS = 400;
+
+/**
+ * A text kept locally while typing and committed after a pause (or Enter). When the committed value
+ * changes from elsewhere (Back, reset), the draft follows it.
+ */
+export function useDraft(value: string, commit: (v: string) => void) {
+  const [draft, setDraft] = useState(value);
+  const [seen, setSeen] = useState(value);
+  if (seen !== value) {
+    setSeen(value);
+    setDraft(value);
+  }
+  const onCommit = useEffectEvent(commit);
+  useEffect(() => {
+    if (draft.trim() === value) return;
+    const timer = setTimeout(() => onCommit(draft.trim()), FILTER_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [draft, value]);
+  const flush = () => {
+    if (draft.trim() !== value) commit(draft.trim());
+  };
+  return [draft, setDraft, flush] as const;
+}
+
+export function TextFilter({
+  id,
+  label,
+  value,
+  onCommit,
+  placeholder,
+  width = 200,
+  testId,
+  prefix,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onCommit: (v: string) => void;
+  placeholder?: string;
+  width?: number;
+  testId: string;
+  prefix?: ReactNode;
+}) {
+  const { t } = useTranslation('mail');
+  const [draft, setDraft, flush] = useDraft(value, onCommit);
+  return (
+    <Field id={id} label={label} width={width}>
+      <Input
+        id={id}
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        onPressEnter={flush}
+        placeholder={placeholder}
+        prefix={prefix}
+        // antd's clear button is named by its icon ("close-circle"): named here, in the user's language.
+        allowClear={{ clearIcon: <CloseCircleFilled aria-label={t('quarantine.filters.clear', { field: label })} /> }}
+        maxLength={200}
+        data-testid={testId}
+      />
+    </Field>
+  );
+}
