@@ -1,4 +1,4 @@
-import { HTTPError } from 'ky';
+import ky, { HTTPError } from 'ky';
 import { errorMessageKey, readApiError } from './client';
 
 function httpError(status: number, data?: unknown) {
@@ -25,5 +25,15 @@ describe('error helpers', () => {
     expect(errorMessageKey(httpError(503))).toBe('errors.server');
     expect(errorMessageKey(httpError(403))).toBe('errors.forbidden');
     expect(errorMessageKey(new TypeError('x'))).toBe('errors.unknown');
+  });
+
+  it('tells a timeout (the server may still act) from an unreachable server', async () => {
+    const hanging = ky.create({ retry: 0, timeout: 20, fetch: () => new Promise<Response>(() => {}) });
+    const timedOut = await hanging.get('http://localhost/api/x/').catch((e: unknown) => e);
+    expect(readApiError(timedOut)).toMatchObject({ status: 0, code: 'timeout' });
+    expect(errorMessageKey(timedOut)).toBe('errors.timeout');
+    const refused = ky.create({ retry: 0, fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
+    const unreachable = await refused.get('http://localhost/api/x/').catch((e: unknown) => e);
+    expect(errorMessageKey(unreachable)).toBe('errors.network');
   });
 });

@@ -15,6 +15,13 @@ export const api: KyInstance = ky.create({
   fetch: authFetch,
 });
 
+/**
+ * For calls that wait on the mail relay: a release (the relay may take minutes to answer) and a bulk
+ * release (up to 500 of them, four at a time). The 30 s default would give up while the server goes
+ * on, and show a connection error for an action that then completes.
+ */
+export const LONG_ACTION_TIMEOUT_MS = 10 * 60_000;
+
 /** GET /api/users/me/ */
 export function getCurrentUser(): Promise<CurrentUser> {
   return api.get('users/me/').json<CurrentUser>();
@@ -44,8 +51,8 @@ export function readApiError(error: unknown): ApiErrorInfo {
       ...(data?.errors && typeof data.errors === 'object' ? { errors: data.errors as Record<string, string> } : {}),
     };
   }
-  if (isNetworkError(error) || isTimeoutError(error))
-    return { status: 0, code: 'network_error', detail: error.message };
+  if (isTimeoutError(error)) return { status: 0, code: 'timeout', detail: error.message };
+  if (isNetworkError(error)) return { status: 0, code: 'network_error', detail: error.message };
   return { status: 0, code: 'unknown', detail: error instanceof Error ? error.message : String(error) };
 }
 
@@ -53,6 +60,7 @@ export function readApiError(error: unknown): ApiErrorInfo {
 export function errorMessageKey(error: unknown): string {
   const { status, code } = readApiError(error);
   if (code === 'network_error') return 'errors.network';
+  if (code === 'timeout') return 'errors.timeout';
   if (status === 401) return 'errors.unauthenticated';
   if (status === 403) return 'errors.forbidden';
   if (status === 404) return 'errors.not_found';

@@ -5,6 +5,7 @@
 export {
   api,
   API_PREFIX,
+  LONG_ACTION_TIMEOUT_MS,
   getCurrentUser,
   getDashboardCounts,
   readApiError,

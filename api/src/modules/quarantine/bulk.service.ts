@@ -31,7 +31,9 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
 /**
  * The same action on many e-mails, each through the single-item service (same scoping, claim,
  * history row and error codes): an id that fails is reported with the code the single route would
- * have answered, the others go on. A repeated id is acted on once.
+ * have answered, the others go on. A repeated id is acted on once. Once the relay could not be
+ * reached, the releases still to start fail as relay_unreachable at once (their rows become
+ * release_failed, as after a real attempt) instead of each waiting out the connection timeout.
  */
 export async function bulkAction(
   deps: Deps,
@@ -41,16 +43,24 @@ export async function bulkAction(
   options: { timeouts?: RelayTimeouts } = {},
 ): Promise<BulkResponse> {
   const ids = [...new Set(request.ids)];
+  let relayDown = false;
   const results = await mapLimited(ids, BULK_CONCURRENCY, async (id): Promise<BulkItemResult> => {
     try {
       if (request.action === 'delete') {
         await deleteMessage(deps, actor, id);
         return { id, status: 'deleted' };
       }
-      const released = await releaseMessage(deps, actor, id, { confirmResend: false, timeouts: options.timeouts });
+      const released = await releaseMessage(deps, actor, id, {
+        confirmResend: false,
+        timeouts: options.timeouts,
+        relayKnownDown: () => relayDown,
+      });
       return { id, status: released.status };
     } catch (err) {
-      if (err instanceof HttpError) return { id, status: 'failed', code: err.code };
+      if (err instanceof HttpError) {
+        if (err.code === 'relay_unreachable') relayDown = true;
+        return { id, status: 'failed', code: err.code };
+      }
       log.error({ err, id }, `bulk ${request.action} failed`);
       return { id, status: 'failed', code: 'internal_error' };
     }

@@ -102,7 +102,12 @@ export async function releaseMessage(
   deps: Deps,
   actor: Actor,
   id: string,
-  options: { confirmResend: boolean; timeouts?: RelayTimeouts },
+  options: {
+    confirmResend: boolean;
+    timeouts?: RelayTimeouts;
+    /** True once the relay could not be reached for an earlier mail of the same bulk action. */
+    relayKnownDown?: () => boolean;
+  },
 ): Promise<ReleaseResponse> {
   const { user } = actor.auth;
   const scope = scopeFor(user);
@@ -168,6 +173,12 @@ export async function releaseMessage(
   } else if (recipients.some((r) => ADDRESS_UNSAFE.test(r) || SMTP_UNSAFE.test(r))) {
     outcome = { ...interpret({ outcome: 'refused', response: null, accepted: [], rejected: recipients }, recipients) };
     outcome.code = 'invalid_envelope';
+  } else if (options.relayKnownDown?.()) {
+    // What connecting would have given, without waiting out the connection timeout once more.
+    outcome = interpret(
+      { outcome: 'unreachable', response: null, error: 'relay unreachable (not tried again)' },
+      recipients,
+    );
   } else {
     const data = Buffer.concat([releasedHeader(raw, user.email, new Date()), raw]);
     outcome = interpret(await relayRaw(smtpUrl, { from, to: recipients }, data, options.timeouts), recipients);

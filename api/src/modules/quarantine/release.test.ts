@@ -1,3 +1,4 @@
+import { createServer, type Socket } from 'node:net';
 import { bearer, createTestApp, freePort, type TestApp } from '../../test/helpers';
 import {
   domainCounters,
@@ -11,6 +12,7 @@ import {
   startQuarantineSuite,
   type QuarantineSuite,
 } from '../../test/quarantine';
+import { BULK_CONCURRENCY } from './bulk.service';
 import { insertQuarantinedMessage } from './quarantine.repository';
 
 let suite: QuarantineSuite;
@@ -367,6 +369,46 @@ describe('relay problems', () => {
       expect(row?.status).toBe('release_failed');
     } finally {
       await down.close();
+    }
+  });
+
+  test('bulk release with the relay down: tried by the first few only, every mail release_failed with its history', async () => {
+    // A "relay" that hangs up on every connection, counting them.
+    let connections = 0;
+    const server = createServer((socket: Socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const down = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN, QC_SMTP_URL: `smtp://127.0.0.1:${port}` });
+    try {
+      await down.createUser({ email: 'ann@a.example', role: 'user' });
+      const token = (await down.login('ann@a.example')).access;
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) ids.push(await ingestOk(down, meta({ rcpt_to: ['ann@a.example'] })));
+      const res = await down.app.inject({
+        method: 'POST',
+        url: '/api/quarantine/bulk/',
+        headers: bearer(token),
+        payload: { ids, action: 'release' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().results).toEqual(ids.map((id) => ({ id, status: 'failed', code: 'relay_unreachable' })));
+      // The first BULK_CONCURRENCY started together; the rest were not tried again.
+      expect(connections).toBeGreaterThan(0);
+      expect(connections).toBeLessThanOrEqual(BULK_CONCURRENCY);
+      const rows = await down.db.selectFrom('quarantine_recipients').select('status').execute();
+      expect(rows.map((r) => r.status)).toEqual(ids.map(() => 'release_failed'));
+      const history = await down.db
+        .selectFrom('history')
+        .select(['result', 'code'])
+        .where('action', '=', 'release')
+        .execute();
+      expect(history).toEqual(ids.map(() => ({ result: 'failure', code: 'relay_unreachable' })));
+    } finally {
+      await down.close();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 

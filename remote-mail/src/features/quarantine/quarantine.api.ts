@@ -1,4 +1,4 @@
-import { api, fetchBlob } from '@qc/api-client';
+import { api, fetchBlob, LONG_ACTION_TIMEOUT_MS } from '@qc/api-client';
 import type {
   BulkAction,
   BulkResponse,
@@ -55,7 +55,10 @@ export function safeFilename(suggested: string, id: string): string {
 /** POST /api/quarantine/{id}/release/; `confirmResend` after an unknown outcome (may deliver twice). */
 export function releaseEmail(id: string, confirmResend = false): Promise<ReleaseResponse> {
   return api
-    .post(`${emailPath(id)}release/`, confirmResend ? { json: { confirm_resend: true } } : {})
+    .post(`${emailPath(id)}release/`, {
+      timeout: LONG_ACTION_TIMEOUT_MS,
+      ...(confirmResend ? { json: { confirm_resend: true } } : {}),
+    })
     .json<ReleaseResponse>();
 }
 
@@ -66,5 +69,5 @@ export async function deleteEmail(id: string): Promise<void> {
 
 /** POST /api/quarantine/bulk/: the same action on each id; one result per id. */
 export function bulkAction(ids: string[], action: BulkAction): Promise<BulkResponse> {
-  return api.post('quarantine/bulk/', { json: { ids, action } }).json<BulkResponse>();
+  return api.post('quarantine/bulk/', { json: { ids, action }, timeout: LONG_ACTION_TIMEOUT_MS }).json<BulkResponse>();
 }
