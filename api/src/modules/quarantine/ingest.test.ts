@@ -237,26 +237,26 @@ describe('storage and parsing', () => {
 });
 
 describe('idempotency', () => {
-  test('the same Haraka uuid twice → 200 with the same id; nothing stored twice', async () => {
+  test('the same Haraka uuid twice → 201 with the same id; nothing stored twice', async () => {
     const m = meta();
     const first = await ingest(t, m, mime({ subject: 'once' }));
     expect(first.statusCode).toBe(201);
     const before = await recount(t);
     // Even with other bytes: the uuid names the transaction already stored.
     const again = await ingest(t, m, mime({ subject: 'twice' }));
-    expect(again.statusCode).toBe(200);
+    expect(again.statusCode).toBe(201);
     expect(again.json()).toEqual({ id: first.json().id });
     expect(await recount(t)).toEqual(before);
   });
 
-  test('the same envelope and bytes under a new uuid → 200 with the existing id', async () => {
+  test('the same envelope and bytes under a new uuid → 201 with the existing id', async () => {
     const raw = mime({ subject: 're-sent' });
     const m = meta({ rcpt_to: ['ann@a.example', 'bob@a.example'] });
     const first = await ingest(t, m, raw);
     expect(first.statusCode).toBe(201);
     // Recipients in another order and case are the same envelope.
     const resent = await ingest(t, { ...m, uuid: uniqueUuid(), rcpt_to: ['BOB@a.example', 'ann@a.example'] }, raw);
-    expect(resent.statusCode).toBe(200);
+    expect(resent.statusCode).toBe(201);
     expect(resent.json().id).toBe(first.json().id);
     // Other bytes, or another envelope, are another message.
     const otherBytes = await ingest(t, { ...m, uuid: uniqueUuid() }, Buffer.concat([raw, Buffer.from('x')]));
@@ -266,7 +266,7 @@ describe('idempotency', () => {
     expect(new Set([first.json().id, otherBytes.json().id, otherRcpt.json().id]).size).toBe(3);
   });
 
-  test('a retry under a new uuid (new Received line, new X-Rspamd-* scores) → 200 with the existing id', async () => {
+  test('a retry under a new uuid (new Received line, new X-Rspamd-* scores) → 201 with the existing id', async () => {
     // What Haraka posts: its Received naming the attempt's uuid, the sender's bytes, Rspamd's headers.
     const sender = mime({ subject: 'retried after a lost answer' });
     const attempt = (uuid: string, score: string) =>
@@ -280,7 +280,7 @@ describe('idempotency', () => {
     expect(first.statusCode).toBe(201);
     const uuid = uniqueUuid();
     const retry = await ingest(t, { ...m, uuid }, attempt(uuid, '14.9'));
-    expect(retry.statusCode).toBe(200);
+    expect(retry.statusCode).toBe(201);
     expect(retry.json().id).toBe(first.json().id);
     // Any other header differing is another message.
     const other = uniqueUuid();
@@ -307,7 +307,7 @@ describe('idempotency', () => {
     const results = await Promise.all([1, 2, 3].map(() => ingest(t, m, raw)));
     const ids = new Set(results.map((r) => r.json().id));
     expect(ids.size).toBe(1);
-    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 201]);
+    expect(results.map((r) => r.statusCode)).toEqual([201, 201, 201]); // DESIGN §4: 201 either way
     const rows = await t.db
       .selectFrom('quarantine_messages')
       .select('id')
@@ -324,7 +324,7 @@ describe('group commit', () => {
     // The last post repeats the first one's uuid: inside a shared transaction it fails alone.
     const posts = [...raws.map((raw, k) => ingest(t, metas[k], raw)), ingest(t, metas[0], raws[0]!)];
     const results = await Promise.all(posts);
-    expect(results.map((r) => r.statusCode).sort()).toEqual([...Array(12).fill(201), 200].sort());
+    expect(results.map((r) => r.statusCode)).toEqual(Array(13).fill(201));
     expect(results[12]!.json().id).toBe(results[0]!.json().id);
     const ids = new Set(results.map((r) => r.json().id));
     expect(ids.size).toBe(12);

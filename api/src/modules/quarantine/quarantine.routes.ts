@@ -65,15 +65,14 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         tags: ['quarantine'],
         summary: 'Store a quarantined message (service token: QC_INGEST_TOKEN)',
         description:
-          'multipart/form-data: `meta` (JSON, DESIGN §4) and `message` (the raw bytes). 201 `{id}` when stored ' +
-          'now; 200 `{id}` when already stored (same Haraka uuid, or same envelope and bytes under a new uuid). ' +
-          'Either 2xx is sent only after the database committed. 400 with `errors` (fields `meta.*`, `message`); ' +
+          'multipart/form-data: `meta` (JSON, DESIGN §4) and `message` (the raw bytes). 201 `{id}`, also when ' +
+          'already stored (same Haraka uuid, or same envelope and bytes under a new uuid): the same id then, ' +
+          'nothing stored twice. Sent only after the database committed. 400 with `errors` (fields `meta.*`, `message`); ' +
           '413 beyond QC_INGEST_MAX_BYTES; 503 `ingest_disabled` when QC_INGEST_TOKEN is unset.',
         consumes: ['multipart/form-data'],
         body: IngestForm,
         security,
         response: {
-          200: IngestResponse,
           201: IngestResponse,
           400: ApiError,
           401: ApiError,
@@ -90,8 +89,10 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       const arrival = writer.arrive();
       try {
         const { meta, raw } = await readIngestForm(request.parts());
-        const { id, created } = await ingestMessage({ db: ctx.db, write: arrival.write }, meta, raw, request.log);
-        return reply.code(created ? 201 : 200).send({ id });
+        // DESIGN §4: 201 `{id}` either way; a retry (same uuid) or a resend (same envelope and
+        // bytes) gets the id already stored, so Haraka's retries are idempotent.
+        const { id } = await ingestMessage({ db: ctx.db, write: arrival.write }, meta, raw, request.log);
+        return reply.code(201).send({ id });
       } finally {
         arrival.leave();
       }
