@@ -154,6 +154,7 @@ const en: typeof mail = {
       action: 'Action',
       any_action: 'Any action',
       user: 'User (e-mail)',
+      user_placeholder: 'Full address',
       period: 'Date',
       reset: 'Reset filters',
     },

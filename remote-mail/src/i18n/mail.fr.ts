@@ -153,6 +153,7 @@ const mail = {
       action: 'Action',
       any_action: 'Toutes les actions',
       user: 'Utilisateur (e-mail)',
+      user_placeholder: 'Adresse complète',
       period: 'Période',
       reset: 'Réinitialiser les filtres',
     },

@@ -2,7 +2,8 @@ import { localDaysRange, presetRange, toIsoWithOffset } from '@qc/ui';
 import { DEFAULT_PREFERENCES, usePreferences } from '@qc/ui-state';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { HistoryEntry } from '@qc/contracts';
+import { useSession } from '@qc/auth';
+import type { CurrentUser, HistoryEntry } from '@qc/contracts';
 import ExposedHistory from '../../exposed/History';
 import { readHistoryFilters } from './history.filters';
 import {
@@ -32,6 +33,19 @@ function entry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
     ...overrides,
   };
 }
+
+const SESSION_USER: CurrentUser = {
+  id: 'u1',
+  username: 'jane',
+  email: 'jane@example.com',
+  first_name: '',
+  last_name: '',
+  role: 'user',
+  domain: null,
+  is_external: false,
+  mfa_enabled: false,
+  date_joined: '2026-01-01T00:00:00Z',
+};
 
 beforeEach(() => {
   jest.restoreAllMocks();
@@ -103,6 +117,24 @@ describe('history page', () => {
     expect(currentLocation()).toMatch(/^\/history\?period=custom&from=\d{4}-\d\d-\d\d&to=\d{4}-\d\d-\d\d$/);
     // A hand-edited range that is not one is "any date".
     expect(readHistoryFilters(new URLSearchParams('period=custom&from=2026-02-30&to=2026-03-01')).period).toBe('');
+  }, 60_000);
+
+  it('a plain user (who sees only their own actions) has no user filter; the others have it, with a hint', async () => {
+    mockApi(() => jsonResponse(200, { results: [entry()], next_cursor: null }));
+    const as = (role: CurrentUser['role']) => useSession.setState({ user: { ...SESSION_USER, role } });
+    try {
+      as('user');
+      const { unmount } = renderExposed('history', <ExposedHistory />);
+      await waitFor(() => expect(rows()).toHaveLength(1));
+      expect(screen.queryByLabelText('Utilisateur (e-mail)')).toBeNull();
+      unmount();
+      as('domain_admin');
+      renderExposed('history', <ExposedHistory />);
+      await waitFor(() => expect(rows()).toHaveLength(1));
+      expect(screen.getByLabelText('Utilisateur (e-mail)')).toHaveAttribute('placeholder', 'Adresse complète');
+    } finally {
+      useSession.setState({ user: null });
+    }
   }, 60_000);
 
   it('a failure says why in words, visibly (not the api code in a tooltip)', async () => {

@@ -6,6 +6,7 @@ import Table, { type ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
+import { useSession } from '@qc/auth';
 import type { HistoryEntry } from '@qc/contracts';
 import { formatDateTime, PageEmpty, PageError, PageHeader, usePhoneLayout } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
@@ -37,6 +38,7 @@ export function HistoryPage() {
   const lang = i18n.resolvedLanguage ?? 'fr';
   const navigate = useNavigate();
   const phone = usePhoneLayout();
+  const role = useSession((s) => s.user?.role);
   const [params] = useSearchParams();
   const filters = useMemo(() => readHistoryFilters(params), [params]);
   const pageSize = Math.min(
@@ -185,14 +187,18 @@ export function HistoryPage() {
             data-testid="history-filter-action"
           />
         </Field>
-        <TextFilter
-          id={`${base}-user`}
-          label={t('history.filters.user')}
-          value={filters.user}
-          onCommit={(user) => change({ user })}
-          width={260}
-          testId="history-filter-user"
-        />
+        {/* A user sees only their own actions: nobody else's to filter by. */}
+        {role !== 'user' ? (
+          <TextFilter
+            id={`${base}-user`}
+            label={t('history.filters.user')}
+            placeholder={t('history.filters.user_placeholder')}
+            value={filters.user}
+            onCommit={(user) => change({ user })}
+            width={260}
+            testId="history-filter-user"
+          />
+        ) : null}
         <PeriodField
           id={`${base}-period`}
           label={t('history.filters.period')}
