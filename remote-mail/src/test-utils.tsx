@@ -138,6 +138,7 @@ export function listItem(overrides: Partial<QuarantineItem> = {}): QuarantineIte
     action: 'reject',
     status: 'pending',
     size: 12_800,
+    raw_available: true,
     ...overrides,
   };
 }

@@ -62,6 +62,8 @@ const en: typeof mail = {
       message: 'Message',
     },
     more_recipients: '+{{count}}',
+    purged: 'Expired',
+    purged_help: 'Retention deleted the original message: it can no longer be released or downloaded.',
     filters: {
       label: 'Filters',
       status: 'Status',

@@ -60,6 +60,8 @@ const mail = {
       message: 'Message',
     },
     more_recipients: '+{{count}}',
+    purged: 'Expiré',
+    purged_help: 'Le message d’origine a été supprimé par la rétention : il ne peut plus être libéré ni téléchargé.',
     filters: {
       label: 'Filtres',
       status: 'Statut',

@@ -156,6 +156,8 @@ export const QuarantineItem = z.object({
    */
   status: QuarantineStatus,
   size: z.number().int().nonnegative(),
+  /** False once retention purged the original message: it can no longer be released or downloaded. */
+  raw_available: z.boolean(),
 });
 export type QuarantineItem = z.infer<typeof QuarantineItem>;
 

@@ -379,7 +379,7 @@ export async function listPage(
 /** The page's keys, then their messages by primary key: one statement, one round trip (query-plan test). */
 export function listPageQuery(db: DbExecutor, scope: Scope, f: ListFilters, after: ListKey | null, limit: number) {
   return sql<ListMessageRow>`select m.id, m.received_at, m.sender, m.subject, m.score, m.action, m.size,
-      m.recipient_count
+      m.recipient_count, m.raw_purged_at
     from (${listKeysQuery(db, scope, f, after, limit)}) k join quarantine_messages m on m.id = k.message_id
     order by k.received_at desc, k.message_id desc`;
 }
@@ -519,7 +519,7 @@ export function senderHitsQuery(db: DbExecutor, sender: string, cap: number): Ra
 
 export type ListMessageRow = Pick<
   QuarantineMessagesTable,
-  'id' | 'received_at' | 'sender' | 'subject' | 'score' | 'action' | 'size' | 'recipient_count'
+  'id' | 'received_at' | 'sender' | 'subject' | 'score' | 'action' | 'size' | 'recipient_count' | 'raw_purged_at'
 >;
 
 /**

@@ -233,6 +233,7 @@ export async function listQuarantine(
       action: m.action,
       status: summary.view,
       size: Number(m.size),
+      raw_available: m.raw_purged_at === null,
     };
   });
   const last = messages[messages.length - 1];

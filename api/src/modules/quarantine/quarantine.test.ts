@@ -305,6 +305,7 @@ test('the list items carry the documented fields', async () => {
     [
       'action',
       'id',
+      'raw_available',
       'received_at',
       'recipient_count',
       'recipients',
@@ -315,7 +316,13 @@ test('the list items carry the documented fields', async () => {
       'subject',
     ].sort(),
   );
-  expect(item).toMatchObject({ sender: 'friend@ok.example', subject: 'Hi', score: 6, action: 'add_header' });
+  expect(item).toMatchObject({
+    sender: 'friend@ok.example',
+    subject: 'Hi',
+    score: 6,
+    action: 'add_header',
+    raw_available: true,
+  });
   expect(item.received_at).toBe(at(20));
 });
 

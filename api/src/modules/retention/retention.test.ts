@@ -86,6 +86,11 @@ describe('retention purge', () => {
   test('a purged mail is still listed and searchable; its detail says so', async () => {
     const list = (await inject('GET', '/api/quarantine/?status=all&q=Ancient&page_size=200')).json();
     expect(list.results.map((r: { id: string }) => r.id).sort()).toEqual([...old].sort());
+    // The list says so too (the console marks a still-held one as expired).
+    expect(list.results.map((r: { raw_available: boolean }) => r.raw_available)).toEqual(old.map(() => false));
+    const recent = (await inject('GET', '/api/quarantine/?status=all&page_size=200')).json();
+    const freshItems = recent.results.filter((r: { id: string }) => fresh.includes(r.id));
+    expect(freshItems.map((r: { raw_available: boolean }) => r.raw_available)).toEqual(fresh.map(() => true));
     const detail = (await inject('GET', `/api/quarantine/${old[2]}/`)).json();
     expect(detail).toMatchObject({
       subject: 'Ancient invoice 2',

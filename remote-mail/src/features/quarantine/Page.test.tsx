@@ -63,6 +63,25 @@ describe('quarantine list (mail)', () => {
     expect(listCalls(calls)[0]!.authorization).toBeNull(); // no session in this test: the header follows the token
   }, 20_000);
 
+  it('a still-held e-mail whose original retention deleted is marked expired (a released one is not)', async () => {
+    mockApi(() =>
+      jsonResponse(200, {
+        results: [
+          listItem({ id: 'm1', raw_available: false }),
+          listItem({ id: 'm2', raw_available: false, status: 'released' }),
+          listItem({ id: 'm3' }),
+        ],
+        next_cursor: null,
+      }),
+    );
+    renderQuarantine('/mail?status=all');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const marks = rows().map((r) => within(r).queryByTestId('quarantine-purged'));
+    expect(marks[0]).toHaveTextContent('Expiré');
+    expect(marks[0]).toHaveAttribute('title', expect.stringContaining('ne peut plus être libéré'));
+    expect(marks.slice(1)).toEqual([null, null]);
+  }, 20_000);
+
   it('on a phone, each e-mail is one stacked cell (subject, sender → recipient, date, score, status), most filters folded', async () => {
     const wide = onPhoneScreen();
     try {

@@ -117,10 +117,18 @@ export function QuarantinePage() {
       </Tag>
     );
   };
-  const statusCell = (v: QuarantineItem['status']) => (
-    <Tag color={STATUS_COLORS[v] ?? 'default'} style={{ marginInlineEnd: 0 }}>
-      {t(`statuses.${v}`, { defaultValue: v })}
-    </Tag>
+  // Still held but past retention: it can only be deleted now, which the status alone would not say.
+  const statusCell = ({ status, raw_available }: QuarantineItem) => (
+    <Flex wrap gap={4}>
+      <Tag color={STATUS_COLORS[status] ?? 'default'} style={{ marginInlineEnd: 0 }}>
+        {t(`statuses.${status}`, { defaultValue: status })}
+      </Tag>
+      {!raw_available && HELD.includes(status) ? (
+        <Tag title={t('quarantine.purged_help')} style={{ marginInlineEnd: 0 }} data-testid="quarantine-purged">
+          {t('quarantine.purged')}
+        </Tag>
+      ) : null}
+    </Flex>
   );
 
   // Fixed layout (like History): sender, recipients and subject share what the fixed columns
@@ -141,7 +149,7 @@ export function QuarantinePage() {
               <Flex wrap gap={6} align="center" style={{ fontSize: 12 }}>
                 {dateCell(item.received_at)}
                 {scoreCell(item.score)}
-                {statusCell(item.status)}
+                {statusCell(item)}
               </Flex>
             </Flex>
           ),
@@ -197,7 +205,7 @@ export function QuarantinePage() {
           title: t('quarantine.columns.status'),
           dataIndex: 'status',
           width: 150,
-          render: statusCell,
+          render: (_: QuarantineItem['status'], item) => statusCell(item),
         },
         {
           key: 'size',
