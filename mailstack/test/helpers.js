@@ -81,8 +81,8 @@ function splitHarakaHeaders(buf) {
 
 /**
  * Stands in for POST /api/quarantine/ingest/: a real HTTP server on 127.0.0.1 that checks the
- * token, parses the multipart form with the platform's parser, answers 201 {id} (200 and the same
- * id for a uuid it already has), and can be stopped (connection refused) and started again on
+ * token, parses the multipart form with the platform's parser, answers 201 {id} (the same id for a
+ * uuid it already has, as the api does), and can be stopped (connection refused) and started again on
  * the same port.
  */
 async function startIngestStandIn(token) {
@@ -110,7 +110,7 @@ async function startIngestStandIn(token) {
         const raw = Buffer.from(await file.arrayBuffer());
         received.push({ meta, raw, type: file.type, headers: req.headers });
         const known = ids.get(meta.uuid);
-        if (known) return reply(200, { id: known });
+        if (known) return reply(201, { id: known });
         const id = `q${ids.size + 1}`;
         ids.set(meta.uuid, id);
         return reply(201, { id });

@@ -7,13 +7,14 @@ import { Readable } from 'node:stream';
  * - sent: the relay took it (for `accepted`; `rejected` recipients were refused at RCPT);
  * - refused: the relay answered 4xx/5xx (to the envelope or to the data): not delivered;
  * - unreachable: no answer before the data was sent (connect, greeting, timeout): not delivered;
+ *   `connected` says whether the relay had greeted us (false: it is down, or not reachable at all);
  * - unknown: the connection was lost while or after the data was sent, without a final answer —
  *   the relay may or may not have queued it.
  */
 export type RelayResult =
   | { outcome: 'sent'; response: string; accepted: string[]; rejected: string[] }
   | { outcome: 'refused'; response: string | null; accepted: string[]; rejected: string[] }
-  | { outcome: 'unreachable'; response: string | null; error: string }
+  | { outcome: 'unreachable'; response: string | null; error: string; connected: boolean }
   | { outcome: 'unknown'; response: string | null; error: string };
 
 export interface RelayTimeouts {
@@ -42,6 +43,9 @@ interface SmtpError extends Error {
  * between "not delivered" and "unknown" — the message stream is only read once the relay has
  * answered DATA with 354.
  */
+/** Errors nodemailer raises itself, before sending, when the relay's rules forbid the message. */
+const LOCAL_REFUSALS = new Set(['EMESSAGE', 'EENVELOPE']);
+
 export function relayRaw(
   url: string,
   envelope: { from: string; to: string[] },
@@ -52,6 +56,7 @@ export function relayRaw(
     auth?: { user?: string; pass?: string };
   };
   let dataStarted = false;
+  let connected = false;
   const message = new Readable({
     read() {
       dataStarted = true;
@@ -76,24 +81,27 @@ export function relayRaw(
     };
     const fail = (err: SmtpError) => {
       const response = err.response ?? null;
-      if (err.responseCode && err.responseCode >= 400) {
+      // nodemailer's own refusals before sending (a size over the relay's SIZE, a bad envelope) are
+      // the relay's rules, not a connection problem.
+      if ((err.responseCode && err.responseCode >= 400) || LOCAL_REFUSALS.has(err.code ?? '')) {
         finish({ outcome: 'refused', response, accepted: [], rejected: [...envelope.to] }, false);
       } else if (dataStarted) {
         finish({ outcome: 'unknown', response, error: err.message }, false);
       } else {
-        finish({ outcome: 'unreachable', response, error: err.message }, false);
+        finish({ outcome: 'unreachable', response, error: err.message, connected }, false);
       }
     };
 
     try {
       connection = new SMTPConnection({ ...options, ...timeouts, logger: false });
     } catch (err) {
-      resolve({ outcome: 'unreachable', response: null, error: (err as Error).message });
+      resolve({ outcome: 'unreachable', response: null, error: (err as Error).message, connected: false });
       return;
     }
     connection.on('error', fail);
     connection.connect((connectError) => {
       if (connectError) return fail(connectError);
+      connected = true;
       const send = () =>
         connection.send({ from: envelope.from, to: envelope.to, size: raw.length }, message, (err, info) => {
           if (err || !info) return fail(err ?? new Error('no answer'));

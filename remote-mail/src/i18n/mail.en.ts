@@ -75,7 +75,7 @@ const en: typeof mail = {
       any_action: 'Any action',
       score_min: 'Min. score',
       score_max: 'Max. score',
-      period: 'Date',
+      period: 'Period',
       any_date: 'Any date',
       range: 'Dates (start and end)',
       range_start: 'Start date',
@@ -123,6 +123,8 @@ const en: typeof mail = {
       unknown_reason: 'Unknown error',
       failed_item: '“{{subject}}”: {{reason}}',
       close_result: 'Close the result',
+      timeout:
+        'The server did not answer in time: the action may have gone through for some of the e-mails. Refresh the list to see.',
     },
     pager: {
       label: 'Pagination',
@@ -157,7 +159,7 @@ const en: typeof mail = {
       any_action: 'Any action',
       user: 'User (e-mail)',
       user_placeholder: 'Full address',
-      period: 'Date',
+      period: 'Period',
       reset: 'Reset filters',
     },
     pager_label: 'Pagination',
@@ -311,6 +313,8 @@ const en: typeof mail = {
       release_retry: 'Retry the release',
       relay_refused: 'The relay refused the message. The e-mail stays in quarantine.',
       relay_unreachable: 'The relay could not be reached. The e-mail stays in quarantine.',
+      timeout:
+        'The server did not answer in time: the action may have gone through. Refresh the page to see where the e-mail stands.',
       release_unknown:
         'The relay’s answer was lost: the message may already have been delivered. Sending it again could deliver it twice.',
       last_attempt_failed: 'The last release attempt failed. The e-mail stays in quarantine.',

@@ -122,6 +122,8 @@ const mail = {
       unknown_reason: 'Erreur inconnue',
       failed_item: '« {{subject}} » : {{reason}}',
       close_result: 'Fermer le résultat',
+      timeout:
+        'Le serveur n’a pas répondu à temps : l’action a peut-être abouti pour une partie des e-mails. Actualisez la liste pour le voir.',
     },
     pager: {
       label: 'Pagination',
@@ -322,6 +324,8 @@ const mail = {
       release_retry: 'Réessayer la libération',
       relay_refused: 'Le relais a refusé le message. L’e-mail reste en quarantaine.',
       relay_unreachable: 'Le relais est injoignable. L’e-mail reste en quarantaine.',
+      timeout:
+        'Le serveur n’a pas répondu à temps : l’action a peut-être abouti. Actualisez la page pour voir où en est l’e-mail.',
       release_unknown:
         'La réponse du relais a été perdue : le message a peut-être déjà été remis. Le renvoyer pourrait le remettre deux fois.',
       last_attempt_failed: 'La dernière tentative de libération a échoué. L’e-mail reste en quarantaine.',

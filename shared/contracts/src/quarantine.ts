@@ -101,7 +101,7 @@ export const IngestMeta = z.object({
 });
 export type IngestMeta = z.infer<typeof IngestMeta>;
 
-/** 201 (stored now) or 200 (already stored: same Haraka uuid, or same envelope and bytes). */
+/** 201, also when already stored (same Haraka uuid, or same envelope and bytes): the stored id. */
 export const IngestResponse = z.object({ id: z.string() });
 export type IngestResponse = z.infer<typeof IngestResponse>;
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import { HttpError } from '../../lib/http-error';
 import type { RelayTimeouts } from '../../lib/smtp-relay';
 import { deleteMessage, type Actor } from './quarantine.service';
-import { releaseMessage } from './release.service';
+import { releaseMessage, type RelayBreaker } from './release.service';
 
 type Deps = Pick<AppContext, 'db' | 'config'>;
 
@@ -31,8 +31,8 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
 /**
  * The same action on many e-mails, each through the single-item service (same scoping, claim,
  * history row and error codes): an id that fails is reported with the code the single route would
- * have answered, the others go on. A repeated id is acted on once. Once the relay could not be
- * reached, the releases still to start fail as relay_unreachable at once (their rows become
+ * have answered, the others go on. A repeated id is acted on once. Once no connection to the relay
+ * could be made, the releases still to start fail as relay_unreachable at once (their rows become
  * release_failed, as after a real attempt) instead of each waiting out the connection timeout.
  */
 export async function bulkAction(
@@ -43,7 +43,7 @@ export async function bulkAction(
   options: { timeouts?: RelayTimeouts } = {},
 ): Promise<BulkResponse> {
   const ids = [...new Set(request.ids)];
-  let relayDown = false;
+  const breaker: RelayBreaker = { down: false };
   const results = await mapLimited(ids, BULK_CONCURRENCY, async (id): Promise<BulkItemResult> => {
     try {
       if (request.action === 'delete') {
@@ -53,14 +53,11 @@ export async function bulkAction(
       const released = await releaseMessage(deps, actor, id, {
         confirmResend: false,
         timeouts: options.timeouts,
-        relayKnownDown: () => relayDown,
+        breaker,
       });
       return { id, status: released.status };
     } catch (err) {
-      if (err instanceof HttpError) {
-        if (err.code === 'relay_unreachable') relayDown = true;
-        return { id, status: 'failed', code: err.code };
-      }
+      if (err instanceof HttpError) return { id, status: 'failed', code: err.code };
       log.error({ err, id }, `bulk ${request.action} failed`);
       return { id, status: 'failed', code: 'internal_error' };
     }

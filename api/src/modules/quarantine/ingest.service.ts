@@ -226,7 +226,7 @@ const FUTURE_SKEW_MS = 5 * 60 * 1000;
 
 /**
  * Stores a quarantined message (DESIGN §4 ingest). Idempotent: the same Haraka uuid, or the same
- * envelope and bytes under a new uuid, returns the id already stored (created: false). Resolves
+ * envelope and bytes under a new uuid, returns the id already stored. Resolves
  * only once the transaction committed.
  */
 export async function ingestMessage(
@@ -234,9 +234,9 @@ export async function ingestMessage(
   meta: IngestMeta,
   raw: Buffer,
   log?: { warn(obj: object, msg: string): void },
-): Promise<{ id: string; created: boolean }> {
+): Promise<{ id: string }> {
   const known = await findIdByUuid(deps.db, meta.uuid);
-  if (known) return { id: known, created: false };
+  if (known) return { id: known };
 
   const recipients = [...new Set(meta.rcpt_to.map((r) => r.trim().toLowerCase()))].sort();
   const mailFrom = meta.mail_from.trim();
@@ -244,7 +244,7 @@ export async function ingestMessage(
   const sameBytes = sha256(retryStableBytes(raw, meta.uuid)).toString('hex');
   const dedupKey = sha256(`${mailFrom.toLowerCase()}\n${recipients.join('\n')}\n${sameBytes}`).toString('hex');
   const same = await findIdByDedupKey(deps.db, dedupKey);
-  if (same) return { id: same, created: false };
+  if (same) return { id: same };
 
   const parsed = await parseMessage(raw);
   if (parsed.error) log?.warn({ uuid: meta.uuid, error: parsed.error }, 'quarantined message could not be parsed');
@@ -288,12 +288,12 @@ export async function ingestMessage(
         body_truncated: parsed.bodyTruncated ? 1 : 0,
       },
     });
-    return { id, created: true };
+    return { id };
   } catch (err) {
     // A concurrent post of the same message won the insert: answer with its id.
     if (!(err instanceof DuplicateMessageError) && !isUniqueViolation(err)) throw err;
     const winner = (await findIdByUuid(deps.db, meta.uuid)) ?? (await findIdByDedupKey(deps.db, dedupKey));
     if (!winner) throw err;
-    return { id: winner, created: false };
+    return { id: winner };
   }
 }

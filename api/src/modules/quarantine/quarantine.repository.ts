@@ -1,5 +1,6 @@
 import { sql, SqliteAdapter, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, DbExecutor } from '../../db/database';
+import { MESSAGE_ID_INDEXED_CHARS } from '../../db/migration-0008-message-id-index';
 import type {
   CountScope,
   DeliveryOutcome,
@@ -417,7 +418,7 @@ export function listKeysQuery(
     // and matches every message before the first row (a full scan, whatever the LIMIT).
     const text = ['t.subject', 't.sender', 't.envelope_from'].map((c) => containsSql(db, c, f.q!));
     const messageIds = messageIdForms(f.q);
-    if (messageIds) text.push(sql<SqlBool>`t.message_id in (${sql.join(messageIds)})`);
+    if (messageIds) text.push(messageIdSql('t', messageIds));
     conditions.push(
       sql<SqlBool>`(coalesce((select ${sql.join(text, sql` or `)} from quarantine_messages t where t.id = r.message_id), false)
         or ${containsSql(db, 'r.recipient', f.q)})`,
@@ -451,6 +452,15 @@ export function messageIdForms(q: string): [string, string] | null {
   return /^[^\s<>@]+@[^\s<>@]+$/.test(core) ? [`<${core}>`, core] : null;
 }
 
+/** The message's Message-ID is one of `forms`: through the index of its first characters (qm_message_id). */
+function messageIdSql(alias: string, forms: readonly string[]): RawBuilder<SqlBool> {
+  // substr counts characters (code points) on both databases; a JS string slice counts UTF-16 units.
+  const prefixes = forms.map((f) => [...f].slice(0, MESSAGE_ID_INDEXED_CHARS).join(''));
+  const column = sql.ref(`${alias}.message_id`);
+  return sql<SqlBool>`(substr(${column}, 1, ${sql.lit(MESSAGE_ID_INDEXED_CHARS)}) in (${sql.join(prefixes)})
+    and ${column} in (${sql.join(forms)}))`;
+}
+
 /**
  * The ids of messages whose subject or senders, or one of whose recipients in scope, contain `q`, or
  * whose Message-ID is `q`
@@ -479,7 +489,7 @@ export function textHitsQuery(
 ): RawBuilder<{ message_id: string }> {
   const forms = messageIdForms(q);
   const byMessageId = forms
-    ? sql`union all select id as message_id from quarantine_messages where message_id in (${sql.join(forms)})`
+    ? sql`union all select id as message_id from quarantine_messages m where ${messageIdSql('m', forms)}`
     : sql``;
   if (isSqlite(db)) {
     const phrase = `"${q.replaceAll('"', '""')}"`;

@@ -93,6 +93,16 @@ function interpret(result: RelayResult, recipients: string[]): Outcome {
 }
 
 /**
+ * One bulk action's view of the relay: `down` once a connection could not be made at all (refused,
+ * or no greeting), so the releases still to come fail at once instead of each waiting out the
+ * connection timeout. A problem within a connection (one message refused, a timeout mid-way) does
+ * not trip it.
+ */
+export interface RelayBreaker {
+  down: boolean;
+}
+
+/**
  * Releases a message to the recipients the caller acts for that are still held: claims them
  * (pending | release_failed → releasing; with confirm_resend also release_unknown and stale claims),
  * re-injects the ORIGINAL bytes with an X-Quarantine-Released header over SMTP with the original
@@ -105,8 +115,8 @@ export async function releaseMessage(
   options: {
     confirmResend: boolean;
     timeouts?: RelayTimeouts;
-    /** True once the relay could not be reached for an earlier mail of the same bulk action. */
-    relayKnownDown?: () => boolean;
+    /** Shared by the releases of one bulk action: see RelayBreaker. */
+    breaker?: RelayBreaker;
   },
 ): Promise<ReleaseResponse> {
   const { user } = actor.auth;
@@ -168,20 +178,25 @@ export async function releaseMessage(
   let outcome: Outcome;
   if (!raw) {
     // Purged between the check above and the claim: nothing was sent, the rows stay held.
-    outcome = interpret({ outcome: 'unreachable', response: null, error: 'raw message missing' }, recipients);
+    outcome = interpret(
+      { outcome: 'unreachable', response: null, error: 'raw message missing', connected: false },
+      recipients,
+    );
     outcome.code = 'raw_purged';
   } else if (recipients.some((r) => ADDRESS_UNSAFE.test(r) || SMTP_UNSAFE.test(r))) {
     outcome = { ...interpret({ outcome: 'refused', response: null, accepted: [], rejected: recipients }, recipients) };
     outcome.code = 'invalid_envelope';
-  } else if (options.relayKnownDown?.()) {
+  } else if (options.breaker?.down) {
     // What connecting would have given, without waiting out the connection timeout once more.
     outcome = interpret(
-      { outcome: 'unreachable', response: null, error: 'relay unreachable (not tried again)' },
+      { outcome: 'unreachable', response: null, error: 'relay unreachable (not tried again)', connected: false },
       recipients,
     );
   } else {
     const data = Buffer.concat([releasedHeader(raw, user.email, new Date()), raw]);
-    outcome = interpret(await relayRaw(smtpUrl, { from, to: recipients }, data, options.timeouts), recipients);
+    const result = await relayRaw(smtpUrl, { from, to: recipients }, data, options.timeouts);
+    if (options.breaker && result.outcome === 'unreachable' && !result.connected) options.breaker.down = true;
+    outcome = interpret(result, recipients);
   }
 
   await finishRelease(deps.db, {

@@ -41,7 +41,8 @@ function translateFieldMessage(message: string, t: TFunction, tEn: TFunction): s
  */
 export function feedbackErrorMessage(error: unknown, t: TFunction, tEn: TFunction): string {
   if (!isHTTPError(error)) {
-    return readApiError(error).code === 'network_error' ? t('common:errors.network') : t('feedback.error');
+    const { code } = readApiError(error);
+    return code === 'network_error' || code === 'timeout' ? t('common:errors.network') : t('feedback.error');
   }
   const { status } = error.response;
   const data = (error.data ?? {}) as { detail?: unknown; errors?: unknown };

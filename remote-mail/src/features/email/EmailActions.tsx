@@ -32,6 +32,8 @@ const EXPLAINED = [
   'relay_not_configured',
   'invalid_envelope',
   'raw_purged',
+  // The server may still have acted: the text says so (the common one is for loads).
+  'timeout',
 ];
 
 function readDelivery(error: unknown): ReleaseDelivery | null {

@@ -22,8 +22,13 @@ import { revealBidi } from './bidi';
  * wraps "bounces@mailer.example.com" at its dots rather than in the middle of a word.
  */
 function breakable(text: string): ReactNode {
-  const parts = text.split(/(?<=[@.])/);
-  if (parts.length === 1) return text;
+  // Each '@' or '.' closes a part (no lookbehind: older Safari cannot parse one).
+  const parts = text.split(/([@.])/).reduce<string[]>((acc, piece, i) => {
+    if (i % 2 === 1 && acc.length) acc[acc.length - 1] += piece;
+    else if (piece) acc.push(piece);
+    return acc;
+  }, []);
+  if (parts.length <= 1) return text;
   return parts.map((part, i) => (
     <Fragment key={i}>
       {i > 0 ? <wbr /> : null}

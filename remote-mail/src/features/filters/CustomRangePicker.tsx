@@ -1,6 +1,7 @@
 import DatePicker from 'antd/es/date-picker';
-import dayjs from 'dayjs';
+import dayjs, { type Dayjs } from 'dayjs';
 import 'dayjs/locale/fr';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface CustomRangePickerProps {
@@ -18,6 +19,9 @@ export interface CustomRangePickerProps {
 export default function CustomRangePicker({ id, from, to, onChange, maxDays, testId }: CustomRangePickerProps) {
   const { t, i18n } = useTranslation('mail');
   const lang = i18n.resolvedLanguage === 'en' ? 'en' : 'fr';
+  // The end being edited: the other one bounds it when no day was picked yet in this opening.
+  const [editing, setEditing] = useState<'start' | 'end' | null>(null);
+  const tooLong = (a: Dayjs, b: Dayjs) => Math.abs(a.startOf('day').diff(b.startOf('day'), 'day')) >= maxDays!;
   return (
     <DatePicker.RangePicker
       id={{ start: id, end: `${id}-end` }}
@@ -25,13 +29,21 @@ export default function CustomRangePicker({ id, from, to, onChange, maxDays, tes
       format={lang === 'fr' ? 'DD/MM/YYYY' : 'YYYY-MM-DD'}
       placeholder={[t('quarantine.filters.range_start'), t('quarantine.filters.range_end')]}
       allowClear={false}
-      // Once one end is picked, days that would make the range too long cannot be (the api refuses it).
+      // Days that would make the range longer than the api answers cannot be picked: from the day
+      // just picked, else from the end not being edited.
+      onFocus={(_, info) => setEditing(info.range ?? null)}
       disabledDate={
-        maxDays ? (day, { from: start }) => !!start && Math.abs(day.diff(start, 'day')) >= maxDays : undefined
+        maxDays
+          ? (day, { from: picked }) => {
+              const anchor = picked ?? (editing === 'start' ? dayjs(to) : editing === 'end' ? dayjs(from) : null);
+              return anchor !== null && tooLong(day, anchor);
+            }
+          : undefined
       }
       onChange={(dates) => {
         const [start, end] = dates ?? [];
-        if (start && end) onChange(start.format('YYYY-MM-DD'), end.format('YYYY-MM-DD'));
+        if (!start || !end || (maxDays && tooLong(start, end))) return;
+        onChange(start.format('YYYY-MM-DD'), end.format('YYYY-MM-DD'));
       }}
       data-testid={testId}
     />

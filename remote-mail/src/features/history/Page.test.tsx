@@ -120,13 +120,15 @@ describe('history page', () => {
   }, 60_000);
 
   it('a plain user (who sees only their own actions) has no user filter; the others have it, with a hint', async () => {
-    mockApi(() => jsonResponse(200, { results: [entry()], next_cursor: null }));
+    const { calls } = mockApi(() => jsonResponse(200, { results: [entry()], next_cursor: null }));
     const as = (role: CurrentUser['role']) => useSession.setState({ user: { ...SESSION_USER, role } });
     try {
       as('user');
-      const { unmount } = renderExposed('history', <ExposedHistory />);
+      // A shared link's user filter would only hide their own entries: it is not applied.
+      const { unmount } = renderExposed('history', <ExposedHistory />, '/history?user=bob%40example.com');
       await waitFor(() => expect(rows()).toHaveLength(1));
       expect(screen.queryByLabelText('Utilisateur (e-mail)')).toBeNull();
+      expect(lastQuery(calls)).toEqual({ page_size: '50' });
       unmount();
       as('domain_admin');
       renderExposed('history', <ExposedHistory />);

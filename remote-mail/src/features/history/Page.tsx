@@ -40,7 +40,11 @@ export function HistoryPage() {
   const phone = usePhoneLayout();
   const role = useSession((s) => s.user?.role);
   const [params] = useSearchParams();
-  const filters = useMemo(() => readHistoryFilters(params), [params]);
+  // A user sees only their own actions: a `user` in a shared link would only hide them.
+  const filters = useMemo(() => {
+    const read = readHistoryFilters(params);
+    return role === 'user' ? { ...read, user: '' } : read;
+  }, [params, role]);
   const pageSize = Math.min(
     usePreferences((s) => s.preferences.defaultPageSize),
     LIMITS.maxPageSize,

@@ -3,7 +3,7 @@ import Button, { type ButtonProps } from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Alert from 'antd/es/alert';
 import Modal from 'antd/es/modal';
-import { errorMessageKey } from '@qc/api-client';
+import { errorMessageKey, readApiError } from '@qc/api-client';
 import { notify, type Notice } from '@qc/ui-state';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -114,7 +114,10 @@ export function BulkActions({
       notify({
         type: 'error',
         title: t(`quarantine.bulk.error_${action}`),
-        description: t(errorMessageKey(error), { ns: 'common' }),
+        description:
+          readApiError(error).code === 'timeout'
+            ? t('quarantine.bulk.timeout')
+            : t(errorMessageKey(error), { ns: 'common' }),
       });
     }
   };

@@ -256,6 +256,18 @@ describe('statistics page', () => {
     expect(readView(new URLSearchParams('from=2025-01-01&to=2026-01-02'))).toMatchObject({ from: '', to: '' });
   }, 60_000);
 
+  it('the date picker does not offer a day that would make the range longer than 366 days', async () => {
+    mockApi(() => jsonResponse(200, STATS));
+    renderExposed('statistics', <ExposedStatistics />, '/statistics?from=2025-01-15&to=2026-01-10');
+    const [, end] = await screen.findAllByTestId('statistics-dates', {}, { timeout: 10_000 });
+    await userEvent.setup({ delay: null }).click(end!);
+    const cell = async (day: string) =>
+      (await screen.findAllByTitle(day)).find((el) => el.classList.contains('ant-picker-cell'))!;
+    // Editing the end: bounded by the start (2025-01-15), 366 days both counted.
+    expect(await cell('2026-01-15')).not.toHaveClass('ant-picker-cell-disabled');
+    expect(await cell('2026-01-16')).toHaveClass('ant-picker-cell-disabled');
+  }, 60_000);
+
   it('leaves room under the chart for the floating feedback button', async () => {
     mockApi(() => jsonResponse(200, STATS));
     renderExposed('statistics', <ExposedStatistics />);

@@ -32,7 +32,7 @@ const en: typeof common = {
   },
   errors: {
     network: 'Could not contact the server. Please check your connection.',
-    timeout: 'The server did not answer in time. The action may have gone through: refresh to check.',
+    timeout: 'The server did not answer in time. Please try again in a moment.',
     unauthenticated: 'Your session has expired. Please sign in again.',
     forbidden: 'You do not have the required permissions.',
     not_found: 'Not found.',

@@ -31,7 +31,7 @@ const common = {
   },
   errors: {
     network: 'Impossible de contacter le serveur. Vérifiez votre connexion.',
-    timeout: 'Le serveur n’a pas répondu à temps. L’action a peut-être abouti : actualisez pour le vérifier.',
+    timeout: 'Le serveur n’a pas répondu à temps. Réessayez dans un instant.',
     unauthenticated: 'Votre session a expiré. Veuillez vous reconnecter.',
     forbidden: 'Vous n’avez pas les droits nécessaires.',
     not_found: 'Élément introuvable.',

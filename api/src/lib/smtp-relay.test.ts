@@ -1,0 +1,57 @@
+import { createServer, type Server } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { freePort } from '../test/helpers';
+import { relayRaw, type RelayTimeouts } from './smtp-relay';
+
+// How a failure is classified decides what a bulk release does next (release.service RelayBreaker):
+// only a relay that cannot be connected to at all stops the other releases.
+
+const FAST: RelayTimeouts = { connectionTimeout: 2000, greetingTimeout: 2000, socketTimeout: 2000 };
+const envelope = { from: 'a@example.org', to: ['b@example.org'] };
+const message = Buffer.from('Subject: x\r\n\r\n' + 'x'.repeat(1000) + '\r\n');
+
+const listen = (server: Server | SMTPServer) =>
+  new Promise<number>((resolve) => {
+    const net = server instanceof SMTPServer ? server.server : server;
+    net.listen(0, '127.0.0.1', () => resolve((net.address() as { port: number }).port));
+  });
+const close = (server: Server | SMTPServer) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+test('nothing listening: unreachable, never connected', async () => {
+  const port = await freePort();
+  const result = await relayRaw(`smtp://127.0.0.1:${port}`, envelope, message, FAST);
+  expect(result).toMatchObject({ outcome: 'unreachable', connected: false });
+});
+
+test('a relay that greets, then hangs up on MAIL FROM: unreachable, but connected', async () => {
+  const server = createServer((socket) => {
+    socket.write('220 relay.test ESMTP\r\n');
+    socket.on('data', (chunk) => {
+      if (/^(EHLO|HELO)/i.test(chunk.toString())) socket.write('250 relay.test\r\n');
+      else socket.destroy();
+    });
+  });
+  const port = await listen(server);
+  try {
+    const result = await relayRaw(`smtp://127.0.0.1:${port}`, envelope, message, FAST);
+    expect(result).toMatchObject({ outcome: 'unreachable', connected: true });
+  } finally {
+    await close(server);
+  }
+});
+
+test('a message over the size the relay advertises: refused (the relay is up)', async () => {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    size: 100,
+  });
+  const port = await listen(server);
+  try {
+    const result = await relayRaw(`smtp://127.0.0.1:${port}`, envelope, message, FAST);
+    expect(result).toMatchObject({ outcome: 'refused', accepted: [], rejected: envelope.to });
+  } finally {
+    await close(server);
+  }
+});
