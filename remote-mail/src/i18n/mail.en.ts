@@ -4,7 +4,8 @@ import type mail from './mail.fr';
 const en: typeof mail = {
   dashboard: {
     title: 'Dashboard',
-    description: 'Overview of the quarantined e-mail you can see.',
+    description:
+      'Overview of the quarantined e-mail you can see, counted per recipient (an e-mail to three people counts three times).',
     pending: 'Pending',
     released: 'Released',
     deleted: 'Deleted',
@@ -166,7 +167,7 @@ const en: typeof mail = {
   },
   statistics: {
     title: 'Statistics',
-    description: 'Quarantined, released and deleted e-mail over time.',
+    description: 'Quarantined, released and deleted e-mail over time, counted per recipient.',
     reload: 'Reload',
     error_title: 'Error loading statistics',
     empty: 'No e-mail in this period.',

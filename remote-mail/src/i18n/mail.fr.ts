@@ -2,7 +2,8 @@
 const mail = {
   dashboard: {
     title: 'Tableau de bord',
-    description: 'Vue d’ensemble des e-mails en quarantaine que vous pouvez consulter.',
+    description:
+      'Vue d’ensemble des e-mails en quarantaine que vous pouvez consulter, comptés par destinataire (un e-mail adressé à trois personnes compte trois fois).',
     pending: 'En attente',
     released: 'Libérés',
     deleted: 'Supprimés',
@@ -165,7 +166,7 @@ const mail = {
   },
   statistics: {
     title: 'Statistiques',
-    description: 'E-mails mis en quarantaine, libérés et supprimés au fil du temps.',
+    description: 'E-mails mis en quarantaine, libérés et supprimés au fil du temps, comptés par destinataire.',
     reload: 'Actualiser',
     error_title: 'Erreur lors du chargement des statistiques',
     empty: 'Aucun e-mail sur cette période.',
