@@ -36,6 +36,9 @@ interface SmtpError extends Error {
   code?: string;
 }
 
+/** Errors nodemailer raises itself, before sending, when the relay's rules forbid the message. */
+const LOCAL_REFUSALS = new Set(['EMESSAGE', 'EENVELOPE']);
+
 /**
  * Sends `raw` as is (no re-encoding: the relay gets these bytes, dot-stuffed on the wire) with the
  * given envelope to the relay named by an smtp:// or smtps:// URL (credentials in the URL are used
@@ -43,9 +46,6 @@ interface SmtpError extends Error {
  * between "not delivered" and "unknown" — the message stream is only read once the relay has
  * answered DATA with 354.
  */
-/** Errors nodemailer raises itself, before sending, when the relay's rules forbid the message. */
-const LOCAL_REFUSALS = new Set(['EMESSAGE', 'EENVELOPE']);
-
 export function relayRaw(
   url: string,
   envelope: { from: string; to: string[] },
