@@ -1,12 +1,9 @@
-import Input from 'antd/es/input';
 import Select from 'antd/es/select';
 import { DATE_PRESETS, toLocalDay, type DatePeriod } from '@qc/ui';
-import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DatesField } from './DatesField';
 import { Field } from './Field';
 import type { PeriodFilter } from './period';
-
-const CustomRangePicker = lazy(() => import('./CustomRangePicker'));
 
 /**
  * The date filter of a list: the spec's presets and "Custom…", which shows the two dates (today to
@@ -50,17 +47,14 @@ export function PeriodField({
         />
       </Field>
       {value.period === 'custom' ? (
-        <Field id={`${id}-range`} label={t('quarantine.filters.range')} width={260}>
-          <Suspense fallback={<Input disabled style={{ width: '100%' }} />}>
-            <CustomRangePicker
-              id={`${id}-range`}
-              from={value.from}
-              to={value.to}
-              onChange={(from, to) => onChange({ period: 'custom', from, to })}
-              testId={`${testId}-range`}
-            />
-          </Suspense>
-        </Field>
+        <DatesField
+          id={`${id}-range`}
+          label={t('quarantine.filters.range')}
+          from={value.from}
+          to={value.to}
+          onChange={(from, to) => onChange({ period: 'custom', from, to })}
+          testId={`${testId}-range`}
+        />
       ) : null}
     </>
   );

@@ -3,7 +3,6 @@ import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Col from 'antd/es/col';
 import Flex from 'antd/es/flex';
-import Input from 'antd/es/input';
 import Row from 'antd/es/row';
 import Select from 'antd/es/select';
 import Typography from 'antd/es/typography';
@@ -13,6 +12,7 @@ import { formatUtcDay, PageEmpty, PageError, PageHeader, PageLoading, toLocalDay
 import { lazy, Suspense, useId, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { DatesField } from '../filters/DatesField';
 import { Field } from '../filters/Field';
 import { RISK_COLORS } from './risk-colors';
 import { useStatistics } from './statistics.queries';
@@ -33,7 +33,6 @@ import {
 } from './statistics.view';
 
 const StatisticsChart = lazy(() => import('./StatisticsChart'));
-const CustomRangePicker = lazy(() => import('../filters/CustomRangePicker'));
 
 const TOTALS: {
   key: 'quarantined' | 'released' | 'deleted';
@@ -103,18 +102,15 @@ export function StatisticsPage() {
           />
         </Field>
         {view.from ? (
-          <Field id={id('dates')} label={t('statistics.dates')} width={260}>
-            <Suspense fallback={<Input disabled style={{ width: '100%' }} />}>
-              <CustomRangePicker
-                id={id('dates')}
-                from={view.from}
-                to={view.to}
-                onChange={(from, to) => change({ from, to })}
-                maxDays={STATISTICS_MAX_DAYS}
-                testId="statistics-dates"
-              />
-            </Suspense>
-          </Field>
+          <DatesField
+            id={id('dates')}
+            label={t('statistics.dates')}
+            from={view.from}
+            to={view.to}
+            onChange={(from, to) => change({ from, to })}
+            maxDays={STATISTICS_MAX_DAYS}
+            testId="statistics-dates"
+          />
         ) : null}
         <Field id={id('type')} label={t('statistics.chart_type')} width={170}>
           <Select<ChartType>

@@ -1,0 +1,18 @@
+import Input from 'antd/es/input';
+import { lazy, Suspense } from 'react';
+import { Field } from './Field';
+import type { CustomRangePickerProps } from './CustomRangePicker';
+
+// A chunk of its own: the picker and dayjs load only when a custom range is shown.
+const CustomRangePicker = lazy(() => import('./CustomRangePicker'));
+
+/** A custom range's two dates, labelled; a disabled input stands in while the picker loads. */
+export function DatesField({ label, ...picker }: CustomRangePickerProps & { label: string }) {
+  return (
+    <Field id={picker.id} label={label} width={260}>
+      <Suspense fallback={<Input disabled style={{ width: '100%' }} />}>
+        <CustomRangePicker {...picker} />
+      </Suspense>
+    </Field>
+  );
+}
