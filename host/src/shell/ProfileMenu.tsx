@@ -3,7 +3,6 @@ import Avatar from 'antd/es/avatar';
 import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
 import { useSession } from '@qc/auth';
-import { useQueryClient } from '@tanstack/react-query';
 import { usePhoneLayout, useThemeToken, VisuallyHidden } from '@qc/ui';
 import { notify } from '@qc/ui-state';
 import { useTranslation } from 'react-i18next';
@@ -38,12 +37,10 @@ export function ProfileMenu() {
   const phone = usePhoneLayout();
   const logout = useSession((s) => s.logout);
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
 
   const onLogout = async () => {
     markSigningOut();
-    await logout();
-    queryClient.clear();
+    await logout(); // the query cache empties with the session (clearOnSessionChange)
     notify({ type: 'info', title: t('logout.success') });
   };
 

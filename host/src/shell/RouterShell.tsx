@@ -6,7 +6,7 @@ import { useLayoutEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { registerShellStrings } from '../i18n/shell';
-import { createQueryClient } from './query-client';
+import { clearOnSessionChange, createQueryClient } from './query-client';
 import { buildRoutes } from './routes';
 
 // The protected pages' texts come with this chunk, not with /login.
@@ -18,6 +18,7 @@ type Router = ReturnType<typeof createBrowserRouter>;
 // a sign-out/sign-in (the router is re-synced with the URL the login switch chose).
 let router: Router | null = null;
 export const queryClient = createQueryClient();
+clearOnSessionChange(queryClient);
 
 function getRouter(): Router {
   if (!router) router = createBrowserRouter(buildRoutes());

@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { readApiError } from '@qc/api-client';
+import { useSession } from '@qc/auth';
 
 /**
  * ONE QueryClient for the page: the host provides it and remotes use it through the
@@ -18,5 +19,18 @@ export function createQueryClient(): QueryClient {
         },
       },
     },
+  });
+}
+
+/**
+ * Whatever ends a session (this tab's logout, another tab's, a refused refresh) or changes its user,
+ * the next person to sign in on this page must not be shown the last one's cached mail, history or
+ * identity (`['me']` would otherwise overwrite the new user in the session store).
+ */
+export function clearOnSessionChange(client: QueryClient): () => void {
+  return useSession.subscribe((now, before) => {
+    const signedOut = before.isAuthenticated && !now.isAuthenticated;
+    const otherUser = !!before.user && !!now.user && before.user.id !== now.user.id;
+    if (signedOut || otherUser) client.clear();
   });
 }
