@@ -45,10 +45,15 @@ async function send(path: string, init: RequestInit): Promise<Response> {
   return res;
 }
 
-export async function postJson<T>(path: string, body: unknown, accessToken?: string | null): Promise<T> {
+export async function postJson<T>(
+  path: string,
+  body: unknown,
+  accessToken?: string | null,
+  signal?: AbortSignal,
+): Promise<T> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
-  const res = await send(path, { method: 'POST', headers, body: JSON.stringify(body) });
+  const res = await send(path, { method: 'POST', headers, body: JSON.stringify(body), signal });
   if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
 }

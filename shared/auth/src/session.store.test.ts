@@ -1,5 +1,5 @@
 import { AuthError } from './errors';
-import { resetSessionForTests, useSession } from './session.store';
+import { LOGOUT_TIMEOUT_MS, resetSessionForTests, useSession } from './session.store';
 import { jsonResponse, makeJwt, mockFetch, USER } from './test-utils/http';
 
 const state = () => useSession.getState();
@@ -211,5 +211,33 @@ describe('login, second factor, logout (spec §4)', () => {
     await state().logout();
     expect(stored()).toEqual([null, null]);
     expect(state().isAuthenticated).toBe(false);
+  });
+
+  it('logout signs out locally once the api has not answered for LOGOUT_TIMEOUT_MS', async () => {
+    jest.useFakeTimers();
+    try {
+      localStorage.setItem('refreshToken', 'r1');
+      useSession.setState({ isAuthenticated: true, user: USER });
+      let aborted = false;
+      mockFetch(
+        (c) =>
+          new Promise<Response>((_, reject) =>
+            c.signal?.addEventListener('abort', () => {
+              aborted = true;
+              reject(new DOMException('Aborted', 'AbortError'));
+            }),
+          ),
+      );
+      const done = state().logout();
+      await jest.advanceTimersByTimeAsync(LOGOUT_TIMEOUT_MS - 1);
+      expect(state().isAuthenticated).toBe(true);
+      await jest.advanceTimersByTimeAsync(1);
+      await done;
+      expect(aborted).toBe(true);
+      expect(stored()).toEqual([null, null]);
+      expect(state().isAuthenticated).toBe(false);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

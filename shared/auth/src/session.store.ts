@@ -43,6 +43,9 @@ const signedOut = {
   partialToken: null,
 } as const;
 
+/** How long a sign-out waits for the api to revoke the session before signing out locally anyway. */
+export const LOGOUT_TIMEOUT_MS = 5_000;
+
 let initPromise: Promise<void> | null = null;
 let storageListener: ((e: StorageEvent) => void) | null = null;
 
@@ -133,10 +136,16 @@ export const useSession = create<SessionState>()((set, get) => {
       const refresh = getRefreshToken();
       const access = getAccessToken();
       if (refresh) {
+        // An api that accepts the connection but never answers must not keep the user signed in
+        // (nginx would wait minutes): past LOGOUT_TIMEOUT_MS the local sign-out goes ahead.
+        const abort = new AbortController();
+        const timer = setTimeout(() => abort.abort(), LOGOUT_TIMEOUT_MS);
         try {
-          await postJson<void>(AUTH_PATHS.logout, { refresh }, access);
+          await postJson<void>(AUTH_PATHS.logout, { refresh }, access, abort.signal);
         } catch {
           /* the local sign-out happens anyway */
+        } finally {
+          clearTimeout(timer);
         }
       }
       clearTokens();

@@ -17,6 +17,8 @@ export interface Call {
   method: string;
   body: unknown;
   authorization: string | null;
+  /** The caller's abort signal, for handlers that stand for an api that never answers. */
+  signal?: AbortSignal | null;
 }
 
 /** Replaces global fetch with a handler; records every call. */
@@ -30,6 +32,7 @@ export function mockFetch(handler: (call: Call) => Response | Promise<Response>)
       method: req.method,
       body: text ? (JSON.parse(text) as unknown) : undefined,
       authorization: req.headers.get('Authorization'),
+      signal: init?.signal,
     };
     calls.push(call);
     return handler(call);
