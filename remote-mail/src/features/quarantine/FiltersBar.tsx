@@ -10,6 +10,7 @@ import { Field } from '../filters/Field';
 import { PeriodField } from '../filters/PeriodField';
 import { TextFilter, useDraft } from '../filters/TextFilter';
 import { DEFAULT_FILTERS, type QuarantineFilters } from './quarantine.filters';
+import { decimalSeparator } from './quarantine.format';
 import { EMAIL_ACTIONS, STATUS_FILTERS, type QuarantineStatusFilter } from './quarantine.types';
 
 function ScoreFilter({
@@ -25,6 +26,7 @@ function ScoreFilter({
   onCommit: (v: string) => void;
   testId: string;
 }) {
+  const { i18n } = useTranslation();
   const [draft, setDraft, flush] = useDraft(value, onCommit);
   return (
     <Field id={id} label={label} width={110}>
@@ -34,6 +36,7 @@ function ScoreFilter({
         onChange={(v) => setDraft(v === null || v === undefined ? '' : String(v))}
         onPressEnter={flush}
         step={0.5}
+        decimalSeparator={decimalSeparator(i18n.resolvedLanguage ?? 'fr')}
         min={-1000}
         max={1000}
         style={{ width: '100%' }}

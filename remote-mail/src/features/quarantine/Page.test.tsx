@@ -148,7 +148,8 @@ describe('quarantine list (mail)', () => {
     await waitFor(() => expect(lastQuery(calls).action).toBe('soft_reject'));
     await user.type(screen.getByLabelText('Score min.'), '5');
     await waitFor(() => expect(lastQuery(calls).score_min).toBe('5'));
-    await user.type(screen.getByLabelText('Score max.'), '15.5');
+    // Typed as the list shows scores in French ("15,5"): it was read as 155 (antd drops the comma).
+    await user.type(screen.getByLabelText('Score max.'), '15,5');
     await waitFor(() => expect(lastQuery(calls).score_max).toBe('15.5'));
 
     await pickOption(user, 'Période', 'Les 7 derniers jours');

@@ -61,6 +61,11 @@ export function formatSize(bytes: number, lang: string): string {
   }).format(value);
 }
 
+/** The language's decimal mark ("," in French), so a score is typed the way the list shows it. */
+export function decimalSeparator(lang: string): string {
+  return new Intl.NumberFormat(lang).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+}
+
 export function formatScore(score: number, lang: string): string {
   return new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(score);
 }
