@@ -10,13 +10,14 @@ import { useSession } from '@qc/auth';
 import type { HistoryEntry } from '@qc/contracts';
 import { formatDateTime, PageEmpty, PageError, PageHeader, usePhoneLayout } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
 import { Field } from '../filters/Field';
 import { PeriodField } from '../filters/PeriodField';
 import { TextFilter } from '../filters/TextFilter';
+import { useToday } from '../filters/useToday';
 import { failureReason } from '../quarantine/failure-reason';
 import { CELL_LINK } from '../quarantine/quarantine.format';
 import { LIMITS } from '../quarantine/quarantine.types';
@@ -49,7 +50,7 @@ export function HistoryPage() {
     usePreferences((s) => s.preferences.defaultPageSize),
     LIMITS.maxPageSize,
   );
-  const [now] = useState(() => new Date());
+  const now = useToday();
   const query = useMemo(() => toHistoryQuery(filters, pageSize, now), [filters, pageSize, now]);
   const list = useHistoryList(query);
   const base = useId();

@@ -22,6 +22,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
 import { BulkActions, BulkOutcomeAlert, type BulkOutcome } from './BulkActions';
 import { revealBidi } from '../email/bidi';
+import { useToday } from '../filters/useToday';
 import { FiltersBar } from './FiltersBar';
 import { patchFilters, readFilters, toListQuery, writeFilters, type QuarantineFilters } from './quarantine.filters';
 import {
@@ -55,8 +56,7 @@ export function QuarantinePage() {
   const filters = useMemo(() => readFilters(params), [params]);
   const preferred = usePreferences((s) => s.preferences.defaultPageSize);
   const pageSize = Math.min(filters.pageSize ?? preferred, MAX_PAGE_SIZE);
-  // Date presets are re-read in local time at each render; the ISO bounds only change with the day.
-  const [now] = useState(() => new Date());
+  const now = useToday();
   const query = useMemo(() => toListQuery(filters, pageSize, now), [filters, pageSize, now]);
   const list = useQuarantineList(query);
   const [selected, setSelected] = useState<Key[]>([]);

@@ -1,0 +1,17 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * "Now" for the date presets ("today", "the last 7 days"), renewed when the local day changes: a
+ * page left open past midnight moves its bounds (and so re-queries) instead of keeping the day it
+ * was opened on. Stable within a day, so the query key does not change at every render.
+ */
+export function useToday(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const nextDay = new Date(now);
+    nextDay.setHours(24, 0, 0, 0);
+    const timer = setTimeout(() => setNow(new Date()), nextDay.getTime() - Date.now());
+    return () => clearTimeout(timer);
+  }, [now]);
+  return now;
+}
