@@ -18,6 +18,15 @@ describe('notify() bus (spec §8)', () => {
     expect(titles()).toEqual(['Échec', 'Échec']);
   });
 
+  it('the same title with another description is another notice (a second failure for a new reason)', () => {
+    notify({ type: 'error', title: 'Erreur lors de la suppression', description: 'Serveur injoignable' });
+    expect(
+      notify({ type: 'error', title: 'Erreur lors de la suppression', description: 'Serveur injoignable' }),
+    ).toBeNull();
+    notify({ type: 'error', title: 'Erreur lors de la suppression', description: 'Déjà libéré' });
+    expect(useNotices.getState().notices.map((n) => n.description)).toEqual(['Serveur injoignable', 'Déjà libéré']);
+  });
+
   it('keeps at most 3: a 4th evicts the oldest', () => {
     for (const t of ['one', 'two', 'three', 'four']) notify({ title: t });
     expect(NOTIFICATION_CONFIG.maxCount).toBe(3);

@@ -32,9 +32,12 @@ export interface NoticeState {
   clear: () => void;
 }
 
-/** Same type + title = same notice: shown once within its lifetime. */
+/**
+ * Same type, title and description = same notice: shown once within its lifetime. The description
+ * counts: two failed deletions share a title, and a second one for another reason is news.
+ */
 export function noticeKey(n: Notice): string {
-  return `${n.type ?? 'info'}:${n.title}`;
+  return JSON.stringify([n.type ?? 'info', n.title, n.description ?? '']);
 }
 
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
