@@ -3,6 +3,7 @@ import Result from 'antd/es/result';
 import { PageLoading, RemoteModule, type RemoteLoader } from '@qc/ui';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router-dom';
 import { loadRemotes, useRemotes } from '../app/remotes';
 import { PlaceholderPage } from './pages/PlaceholderPage';
 import { remoteId, type RouteEntry } from './route-table';
@@ -31,6 +32,7 @@ export function RemotePage({ entry }: { entry: RouteEntry }) {
   const listed = useRemotes((s) => (entry.remote ? entry.remote.container in s.remotes : false));
   const id = remoteId(entry);
   const name = t(`nav.${entry.id}`);
+  const { pathname } = useLocation();
 
   if (!entry.ready || !id || !entry.remote) return <PlaceholderPage title={name} />;
   if (status === 'loading') return <PageLoading />;
@@ -44,5 +46,5 @@ export function RemotePage({ entry }: { entry: RouteEntry }) {
       />
     );
   }
-  return <RemoteModule key={id} id={id} name={name} load={loaderFor(id)} />;
+  return <RemoteModule key={id} id={id} name={name} load={loaderFor(id)} location={pathname} />;
 }

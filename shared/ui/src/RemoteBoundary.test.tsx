@@ -46,4 +46,20 @@ describe('remote boundary (DESIGN §3)', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Réessayer' }));
     expect(await screen.findByText('recovered')).toBeInTheDocument();
   });
+
+  it('a render error clears when the user goes elsewhere in the remote (another path)', async () => {
+    const Throws: ComponentType = () => {
+      if (window.location.hash === '#bad') throw new Error('render bug on one e-mail');
+      return <p>other page</p>;
+    };
+    const load: RemoteLoader = async () => ({ default: Throws });
+    window.location.hash = '#bad';
+    const { rerender } = render(
+      <RemoteModule id="remote_mail/Mail" name="Quarantaine" load={load} location="/mail/bad" />,
+    );
+    expect(await screen.findByTestId('remote-render-error')).toBeInTheDocument();
+    window.location.hash = '';
+    rerender(<RemoteModule id="remote_mail/Mail" name="Quarantaine" load={load} location="/mail" />);
+    expect(await screen.findByText('other page')).toBeInTheDocument();
+  });
 });

@@ -63,18 +63,23 @@ export interface RemoteModuleProps {
   name: string;
   load: RemoteLoader;
   fallback?: ReactNode;
+  /**
+   * Where the user is within the remote (its path): going elsewhere clears a render error, as a
+   * page that crashed on one e-mail must not keep the whole remote down.
+   */
+  location?: string;
 }
 
 /**
  * Loads a remote page behind ONE boundary that handles both "did not load" (lazy rejection) and
  * "threw while rendering", each with a translated Result and a Retry that re-creates the lazy.
  */
-export function RemoteModule({ id, name, load, fallback }: RemoteModuleProps) {
+export function RemoteModule({ id, name, load, fallback, location }: RemoteModuleProps) {
   const [Comp, setComp] = useState(() => makeLazy(id, load));
   const retry = useCallback(() => setComp(() => makeLazy(id, load)), [id, load]);
   return (
     <ErrorBoundary
-      resetKeys={[Comp]}
+      resetKeys={[Comp, location]}
       fallbackRender={({ error, resetErrorBoundary }) => (
         <RemoteFailure
           kind={error instanceof RemoteLoadError ? 'load' : 'render'}
