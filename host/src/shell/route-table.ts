@@ -51,7 +51,7 @@ export const ROUTES: readonly RouteEntry[] = [
   },
   {
     id: 'history',
-    path: 'history/*',
+    path: 'history',
     href: '/history',
     role: 'user',
     remote: { container: 'remote_mail', module: 'History' },
@@ -60,7 +60,7 @@ export const ROUTES: readonly RouteEntry[] = [
   },
   {
     id: 'statistics',
-    path: 'statistics/*',
+    path: 'statistics',
     href: '/statistics',
     role: 'user',
     remote: { container: 'remote_mail', module: 'Statistics' },

@@ -60,10 +60,18 @@ describe('route guards (spec §2, DESIGN §3)', () => {
     expect(await screen.findByText('page apanel_filters')).toBeInTheDocument();
   });
 
-  it('any other path shows the not-found page', async () => {
-    const router = visit('/no/such/page', 'user');
-    expect(await screen.findByText('Page introuvable')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/no/such/page');
+  it.each(['/no/such/page', '/history/foo', '/statistics/2026', '/dashboard/x'])(
+    'any other path shows the not-found page: %s',
+    async (path) => {
+      const router = visit(path, 'user');
+      expect(await screen.findByText('Page introuvable')).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe(path);
+    },
+  );
+
+  it('a trailing slash still finds the page', async () => {
+    visit('/history/', 'user');
+    expect(await screen.findByText('page history')).toBeInTheDocument();
   });
 
   it('the host’s own pages: profile, the e-mail confirmation link, settings; feedback for an admin', async () => {
