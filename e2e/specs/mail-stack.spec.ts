@@ -287,7 +287,9 @@ test('relay refusing: the release fails with its answer, the mail stays held; Re
 
   await setSinkMode('accept');
   const retried = apiAnswer(page, `/api/quarantine/${id}/release/`);
+  // A failure found on opening the page is retried only after the release's confirmation.
   await page.getByTestId('email-release-retry').click();
+  await page.getByTestId('email-release-confirm').click();
   expect((await retried).status()).toBe(200);
   await expect(notice(page, 'E-mail libéré avec succès')).toBeVisible();
   await expect(page.getByTestId('email-release-error')).toHaveCount(0);

@@ -154,6 +154,14 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
       onOk: () => doRelease(true),
     });
 
+  // Right after a release the user confirmed here, Retry sends again at once; a failure found on
+  // opening the page (an earlier attempt, maybe someone else's) asks first, as Release does.
+  const retryRelease = () => {
+    if (shown?.code === 'release_unknown') confirmResend();
+    else if (failure) void doRelease(false);
+    else confirmRelease();
+  };
+
   const confirmDelete = () =>
     void modal.confirm({
       title: t('email.act.delete_confirm_title'),
@@ -252,7 +260,7 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
             <Button
               size="small"
               icon={<RedoOutlined aria-hidden />}
-              onClick={() => (shown.code === 'release_unknown' ? confirmResend() : void doRelease(false))}
+              onClick={retryRelease}
               loading={release.isPending}
               data-testid="email-release-retry"
             >

@@ -430,8 +430,8 @@ describe('e-mail detail (mail/{id})', () => {
     expect(screen.getByTestId('email-download')).toBeDisabled();
   });
 
-  it('a release that failed earlier is shown from the server state, with its relay answer', async () => {
-    serve(
+  it('a release that failed earlier is shown from the server state, with its relay answer; its Retry asks first', async () => {
+    const { calls } = serve(
       emailDetail({
         status: 'release_failed',
         recipients: [
@@ -457,6 +457,14 @@ describe('e-mail detail (mail/{id})', () => {
     expect(last).toHaveTextContent('par admin@example.com');
     expect(last).toHaveTextContent('451 4.3.0 Try again later');
     expect(screen.getByTestId('email-release')).toBeEnabled();
+
+    // Found on opening the page (not a release confirmed here): Retry names the recipients first.
+    const u = user();
+    await u.click(within(alert).getByTestId('email-release-retry'));
+    expect(await screen.findByTestId('email-release-confirm')).toBeInTheDocument();
+    expect(of(calls, 'POST', RELEASE)).toHaveLength(0);
+    await u.click(screen.getByTestId('email-confirm-cancel'));
+    expect(of(calls, 'POST', RELEASE)).toHaveLength(0);
   });
 
   it('an outcome left unknown: Release itself asks to confirm sending again, and sends confirm_resend', async () => {
