@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, Role } from './common';
-import { DateFilter } from './quarantine';
+import { DateFilter, refuseReversedBounds } from './quarantine';
 
 /** What the history (audit trail) records: every download, release and delete of a quarantined e-mail. */
 export const HISTORY_ACTIONS = ['download', 'release', 'delete'] as const;
@@ -30,12 +30,14 @@ const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
  * GET /api/history/: newest first. `user` is an e-mail (exact, case-insensitive) or a user id.
  * A user sees their own actions, a domain_admin those of their domain's users, an admin all.
  */
-export const HistoryListQuery = z.object({
-  action: z.preprocess(emptyAsUndefined, HistoryAction.optional()),
-  user: z.preprocess(emptyAsUndefined, z.string().trim().max(320).optional()),
-  date_from: DateFilter,
-  date_to: DateFilter,
-  cursor: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
-  page_size: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(LIMITS.defaultPageSize),
-});
+export const HistoryListQuery = z
+  .object({
+    action: z.preprocess(emptyAsUndefined, HistoryAction.optional()),
+    user: z.preprocess(emptyAsUndefined, z.string().trim().max(320).optional()),
+    date_from: DateFilter,
+    date_to: DateFilter,
+    cursor: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
+    page_size: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(LIMITS.defaultPageSize),
+  })
+  .superRefine(refuseReversedBounds);
 export type HistoryListQuery = z.infer<typeof HistoryListQuery>;

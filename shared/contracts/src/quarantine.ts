@@ -114,24 +114,54 @@ export const DateFilter = z.preprocess(
   z.union([z.iso.datetime({ offset: true }), z.iso.date()]).optional(),
 );
 
+/** A DateFilter as epoch ms: a date-only value is its UTC day's first (or, for `end`, last) millisecond. */
+export function dateFilterBound(value: string | undefined, end: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const start = Date.parse(`${value}T00:00:00Z`);
+    return end ? start + 86_400_000 - 1 : start;
+  }
+  return Date.parse(value);
+}
+
+/**
+ * A reversed range could only answer an empty page, which reads as "nothing matches": it is a 400
+ * naming the lower bound instead.
+ */
+export function refuseReversedBounds(
+  q: { date_from?: string | undefined; date_to?: string | undefined; score_min?: number; score_max?: number },
+  ctx: z.RefinementCtx,
+): void {
+  const from = dateFilterBound(q.date_from, false);
+  const to = dateFilterBound(q.date_to, true);
+  if (from !== undefined && to !== undefined && from > to) {
+    ctx.addIssue({ code: 'custom', path: ['date_from'], message: 'Must not be after date_to.' });
+  }
+  if (q.score_min !== undefined && q.score_max !== undefined && q.score_min > q.score_max) {
+    ctx.addIssue({ code: 'custom', path: ['score_min'], message: 'Must not be greater than score_max.' });
+  }
+}
+
 /**
  * GET /api/quarantine/. Text filters match substrings, case-insensitively: `q` the subject, the
  * sender (header From and envelope) or a recipient the caller may see; `sender` and `recipient`
  * those fields only. `date_from`/`date_to` are inclusive (a date-only `date_to` covers that UTC day).
  */
-export const QuarantineListQuery = z.object({
-  status: z.preprocess(emptyAsUndefined, z.enum(QUARANTINE_STATUS_FILTERS).default('pending')),
-  q: optionalText(200),
-  sender: optionalText(320),
-  recipient: optionalText(320),
-  action: optionalText(64),
-  score_min: optionalNumber,
-  score_max: optionalNumber,
-  date_from: DateFilter,
-  date_to: DateFilter,
-  cursor: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
-  page_size: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(LIMITS.defaultPageSize),
-});
+export const QuarantineListQuery = z
+  .object({
+    status: z.preprocess(emptyAsUndefined, z.enum(QUARANTINE_STATUS_FILTERS).default('pending')),
+    q: optionalText(200),
+    sender: optionalText(320),
+    recipient: optionalText(320),
+    action: optionalText(64),
+    score_min: optionalNumber,
+    score_max: optionalNumber,
+    date_from: DateFilter,
+    date_to: DateFilter,
+    cursor: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
+    page_size: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(LIMITS.defaultPageSize),
+  })
+  .superRefine(refuseReversedBounds);
 export type QuarantineListQuery = z.infer<typeof QuarantineListQuery>;
 
 /** Recipients shown per list item (the first ones, by address); recipient_count tells how many the caller sees. */

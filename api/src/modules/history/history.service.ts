@@ -1,8 +1,7 @@
-import type { HistoryList, HistoryListQuery } from '@qc/contracts';
+import { dateFilterBound, type HistoryList, type HistoryListQuery } from '@qc/contracts';
 import type { Db } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
 import type { AuthContext } from '../auth/auth.service';
-import { dateBound } from '../quarantine/quarantine.service';
 import { listHistory, type HistoryScope } from './history.repository';
 
 /** A user sees their own actions, a domain_admin those of their domain's users (themselves included), an admin all. */
@@ -33,8 +32,8 @@ export async function historyPage(db: Db, auth: AuthContext, query: HistoryListQ
     {
       action: query.action,
       user: query.user,
-      dateFrom: dateBound(query.date_from, false),
-      dateTo: dateBound(query.date_to, true),
+      dateFrom: dateFilterBound(query.date_from, false),
+      dateTo: dateFilterBound(query.date_to, true),
     },
     query.cursor ? decodeCursor(query.cursor) : null,
     query.page_size + 1,

@@ -1,4 +1,5 @@
 import {
+  dateFilterBound,
   DETAIL_RECIPIENTS,
   HELD_STATUSES,
   LIST_ITEM_RECIPIENTS,
@@ -141,18 +142,6 @@ function decodeCursor(cursor: string): ListKey {
   return { received_at: receivedAt, message_id: id };
 }
 
-const DAY_MS = 24 * 3600 * 1000;
-
-/** A date filter to epoch ms; a date-only upper bound covers its whole UTC day. */
-export function dateBound(value: string | undefined, end: boolean): number | undefined {
-  if (value === undefined) return undefined;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    const start = Date.parse(`${value}T00:00:00Z`);
-    return end ? start + DAY_MS - 1 : start;
-  }
-  return Date.parse(value);
-}
-
 const STATUS_FILTERS: Record<QuarantineListQuery['status'], RecipientStatus[] | null> = {
   pending: [...HELD_STATUSES],
   released: ['released'],
@@ -187,8 +176,8 @@ export async function listQuarantine(
     action: query.action || undefined,
     scoreMin: query.score_min,
     scoreMax: query.score_max,
-    dateFrom: dateBound(query.date_from, false),
-    dateTo: dateBound(query.date_to, true),
+    dateFrom: dateFilterBound(query.date_from, false),
+    dateTo: dateFilterBound(query.date_to, true),
   };
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   const rows = scope.kind === 'none' ? [] : await listPage(deps.db, scope, filters, after, query.page_size + 1);

@@ -181,6 +181,29 @@ describe('keyset pagination', () => {
       expect(res.json().code).toBe('validation_error');
     }
   });
+
+  test('a reversed score or date range → 400 naming its lower bound (it could only answer nothing)', async () => {
+    for (const [q, field] of [
+      ['?score_min=10&score_max=5', 'score_min'],
+      ['?date_from=2026-11-21T12:00:00%2B01:00&date_to=2026-11-20', 'date_from'],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/quarantine/${q}`,
+        headers: bearer(tokens['ann@a.example']!),
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'validation_error', errors: { [field]: expect.any(String) } });
+    }
+    for (const q of ['?score_min=5&score_max=5', '?date_from=2026-11-20&date_to=2026-11-20']) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/quarantine/${q}`,
+        headers: bearer(tokens['ann@a.example']!),
+      });
+      expect(res.statusCode).toBe(200);
+    }
+  });
 });
 
 describe('filters', () => {

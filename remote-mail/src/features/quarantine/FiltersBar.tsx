@@ -13,18 +13,25 @@ import { DEFAULT_FILTERS, type QuarantineFilters } from './quarantine.filters';
 import { decimalSeparator } from './quarantine.format';
 import { EMAIL_ACTIONS, STATUS_FILTERS, type QuarantineStatusFilter } from './quarantine.types';
 
+const SCORE_LIMIT = 1000;
+
 function ScoreFilter({
   id,
   label,
   value,
   onCommit,
   testId,
+  min = -SCORE_LIMIT,
+  max = SCORE_LIMIT,
 }: {
   id: string;
   label: string;
   value: string;
   onCommit: (v: string) => void;
   testId: string;
+  /** The other bound, when set: a reversed range is not taken (antd brings it back on blur). */
+  min?: number;
+  max?: number;
 }) {
   const { i18n } = useTranslation();
   const [draft, setDraft, flush] = useDraft(value, onCommit);
@@ -37,8 +44,8 @@ function ScoreFilter({
         onPressEnter={flush}
         step={0.5}
         decimalSeparator={decimalSeparator(i18n.resolvedLanguage ?? 'fr')}
-        min={-1000}
-        max={1000}
+        min={min}
+        max={max}
         style={{ width: '100%' }}
         data-testid={testId}
       />
@@ -130,6 +137,7 @@ export function FiltersBar({ filters, onChange }: FiltersBarProps) {
             value={filters.scoreMin}
             onCommit={(scoreMin) => onChange({ scoreMin })}
             testId="quarantine-filter-score-min"
+            {...(filters.scoreMax ? { max: Number(filters.scoreMax) } : {})}
           />
           <ScoreFilter
             id={id('score-max')}
@@ -137,6 +145,7 @@ export function FiltersBar({ filters, onChange }: FiltersBarProps) {
             value={filters.scoreMax}
             onCommit={(scoreMax) => onChange({ scoreMax })}
             testId="quarantine-filter-score-max"
+            {...(filters.scoreMin ? { min: Number(filters.scoreMin) } : {})}
           />
           <PeriodField
             id={id('period')}

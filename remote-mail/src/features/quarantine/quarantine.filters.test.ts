@@ -13,6 +13,9 @@ describe('list filters ⇄ URL', () => {
     expect(read('period=custom&from=2026-02-30&to=2026-03-01')).toMatchObject({ period: '', from: '', to: '' });
     expect(read('page_size=0').pageSize).toBeNull();
     expect(read('page_size=20.5').pageSize).toBeNull();
+    // Reversed score bounds (the api refuses them): the minimum is kept.
+    expect(read('score_min=10&score_max=5')).toMatchObject({ scoreMin: '10', scoreMax: '' });
+    expect(read('score_min=5&score_max=5')).toMatchObject({ scoreMin: '5', scoreMax: '5' });
   });
 
   it('reads every filter', () => {

@@ -76,14 +76,18 @@ export function readFilters(params: URLSearchParams): QuarantineFilters {
   const period = get('period');
   const size = Number(get('pageSize'));
   const { period: validPeriod, from, to } = readPeriod(period, get('from'), get('to'));
+  const scoreMin = SCORE.test(get('scoreMin')) ? get('scoreMin') : '';
+  let scoreMax = SCORE.test(get('scoreMax')) ? get('scoreMax') : '';
+  // A hand-edited link with the bounds reversed would be refused by the api (400): keep the minimum.
+  if (scoreMin && scoreMax && Number(scoreMin) > Number(scoreMax)) scoreMax = '';
   return {
     status: isStatus(status) ? status : DEFAULT_FILTERS.status,
     q: get('q'),
     sender: get('sender'),
     recipient: get('recipient'),
     action: (EMAIL_ACTIONS as readonly string[]).includes(action) ? action : '',
-    scoreMin: SCORE.test(get('scoreMin')) ? get('scoreMin') : '',
-    scoreMax: SCORE.test(get('scoreMax')) ? get('scoreMax') : '',
+    scoreMin,
+    scoreMax,
     period: validPeriod,
     from,
     to,
