@@ -4,6 +4,7 @@ import type {
   MfaSetupResponse,
   PasswordChangeRequest,
   Preferences,
+  StoredPreferences,
   ProfileResponse,
   ProfileUpdate,
 } from '@qc/contracts';
@@ -50,15 +51,15 @@ export function regenerateBackupCodes(password: string): Promise<BackupCodesResp
 }
 
 /** GET /api/users/me/preferences/ (the defaults until the user saved some). */
-export function getPreferences(): Promise<Preferences> {
-  return api.get('users/me/preferences/').json<Preferences>();
+export function getPreferences(): Promise<StoredPreferences> {
+  return api.get('users/me/preferences/').json<StoredPreferences>();
 }
 
 /** PUT /api/users/me/preferences/ (both fields). */
-export function savePreferences(prefs: Preferences, options: { timeout?: number } = {}): Promise<Preferences> {
+export function savePreferences(prefs: Preferences, options: { timeout?: number } = {}): Promise<StoredPreferences> {
   return api
     .put('users/me/preferences/', { json: prefs, ...(options.timeout ? { timeout: options.timeout } : {}) })
-    .json<Preferences>();
+    .json<StoredPreferences>();
 }
 
 /** The user without the profile-only extra (what the ['me'] query and the session hold). */

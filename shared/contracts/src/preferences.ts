@@ -12,5 +12,12 @@ export type PageSize = z.infer<typeof PageSize>;
 export const Preferences = z.object({ theme_mode: ThemeMode, default_page_size: PageSize });
 export type Preferences = z.infer<typeof Preferences>;
 
+/**
+ * What GET and PUT answer: the preferences and when they were last saved (null: never, and the
+ * values are the defaults, which then say nothing about the user's choice).
+ */
+export const StoredPreferences = Preferences.extend({ updated_at: z.string().nullable() });
+export type StoredPreferences = z.infer<typeof StoredPreferences>;
+
 /** What GET answers before the user saved anything (spec §9 defaults). */
 export const DEFAULT_PREFERENCES: Preferences = { theme_mode: 'light', default_page_size: 50 };

@@ -1,4 +1,4 @@
-import { ApiError, Preferences } from '@qc/contracts';
+import { ApiError, Preferences, StoredPreferences } from '@qc/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
@@ -17,7 +17,7 @@ export const preferencesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
         tags: ['users'],
         summary: 'The signed-in user’s preferences (defaults until saved)',
         security,
-        response: { 200: Preferences, 401: ApiError },
+        response: { 200: StoredPreferences, 401: ApiError },
       },
     },
     async (request) => getPreferences(ctx.db, currentAuth(request).user.user_id),
@@ -32,7 +32,7 @@ export const preferencesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
         summary: 'Save the signed-in user’s preferences (both fields)',
         security,
         body: Preferences,
-        response: { 200: Preferences, 400: ApiError, 401: ApiError },
+        response: { 200: StoredPreferences, 400: ApiError, 401: ApiError },
       },
     },
     async (request) => savePreferences(ctx.db, currentAuth(request).user.user_id, request.body),

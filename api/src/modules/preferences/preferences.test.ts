@@ -1,4 +1,4 @@
-import { Preferences } from '@qc/contracts';
+import { StoredPreferences } from '@qc/contracts';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers';
 
 let t: TestApp;
@@ -23,19 +23,22 @@ test('defaults until saved; a saved copy follows the user to another sign-in; us
   const { access } = await t.login('prefs@example.com');
   const first = await get(access);
   expect(first.statusCode).toBe(200);
-  expect(first.json()).toEqual({ theme_mode: 'light', default_page_size: 50 });
+  expect(first.json()).toEqual({ theme_mode: 'light', default_page_size: 50, updated_at: null });
 
   const saved = await put(access, { theme_mode: 'dark', default_page_size: 200 });
   expect(saved.statusCode).toBe(200);
-  expect(Preferences.strict().parse(saved.json())).toEqual({ theme_mode: 'dark', default_page_size: 200 });
+  expect(StoredPreferences.strict().parse(saved.json())).toMatchObject({ theme_mode: 'dark', default_page_size: 200 });
+  expect(Date.parse(saved.json().updated_at)).toBeGreaterThan(Date.now() - 60_000);
 
   const elsewhere = await t.login('prefs@example.com'); // "another browser"
-  expect((await get(elsewhere.access)).json()).toEqual({ theme_mode: 'dark', default_page_size: 200 });
+  expect((await get(elsewhere.access)).json()).toEqual(saved.json());
   expect((await put(elsewhere.access, { theme_mode: 'system', default_page_size: 10 })).statusCode).toBe(200);
-  expect((await get(access)).json()).toEqual({ theme_mode: 'system', default_page_size: 10 });
+  expect((await get(access)).json()).toMatchObject({ theme_mode: 'system', default_page_size: 10 });
 
   const { access: other } = await t.login('neighbour@example.com');
-  expect((await get(other)).json()).toEqual({ theme_mode: 'light', default_page_size: 50 });
+  expect((await get(other)).json()).toEqual({ theme_mode: 'light', default_page_size: 50, updated_at: null });
+  // Saving the defaults is a choice: it is dated.
+  expect((await put(other, { theme_mode: 'light', default_page_size: 50 })).json().updated_at).not.toBeNull();
 });
 
 test('validation: theme and page size from the lists only, both required', async () => {
@@ -57,7 +60,7 @@ test('validation: theme and page size from the lists only, both required', async
   for (const size of [10, 20, 50, 100, 200]) {
     expect((await put(access, { theme_mode: 'light', default_page_size: size })).statusCode).toBe(200);
   }
-  expect((await get(access)).json()).toEqual({ theme_mode: 'light', default_page_size: 200 });
+  expect((await get(access)).json()).toMatchObject({ theme_mode: 'light', default_page_size: 200 });
 });
 
 test('anonymous → 401', async () => {

@@ -26,7 +26,7 @@ beforeEach(() => {
 describe('/settings: preferences (spec §3, §8)', () => {
   it('is the home of the settings sections (Preferences for now)', async () => {
     signIn();
-    mockApi(() => jsonResponse(200, { theme_mode: 'light', default_page_size: 50 }));
+    mockApi(() => jsonResponse(200, { theme_mode: 'light', default_page_size: 50, updated_at: null }));
     renderPage(<SettingsPage />);
     expect(screen.getByRole('heading', { level: 1, name: 'Paramètres' })).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Préférences' })).toBeInTheDocument();
@@ -36,7 +36,9 @@ describe('/settings: preferences (spec §3, §8)', () => {
 
   it('on load, the account copy is merged over the local one and applied (theme at once)', async () => {
     signIn();
-    const { calls } = mockApi(() => jsonResponse(200, { theme_mode: 'dark', default_page_size: 100 }));
+    const { calls } = mockApi(() =>
+      jsonResponse(200, { theme_mode: 'dark', default_page_size: 100, updated_at: '2026-11-20T09:00:00.000Z' }),
+    );
     renderPage(<SettingsPage />);
     await waitFor(() => expect(useTheme.getState().mode).toBe('dark'));
     expect(stored()).toEqual({ themeMode: 'dark', defaultPageSize: 100 });
@@ -51,7 +53,7 @@ describe('/settings: preferences (spec §3, §8)', () => {
     const { calls } = mockApi((c) =>
       c.method === 'PUT'
         ? jsonResponse(200, c.body)
-        : jsonResponse(200, { theme_mode: 'light', default_page_size: 50 }),
+        : jsonResponse(200, { theme_mode: 'light', default_page_size: 50, updated_at: null }),
     );
     renderPage(<SettingsPage />);
     const user = userEvent.setup();
@@ -72,7 +74,7 @@ describe('/settings: preferences (spec §3, §8)', () => {
     mockApi((c) =>
       c.method === 'PUT'
         ? jsonResponse(503, { detail: 'down', code: 'unavailable' })
-        : jsonResponse(200, { theme_mode: 'light', default_page_size: 50 }),
+        : jsonResponse(200, { theme_mode: 'light', default_page_size: 50, updated_at: null }),
     );
     renderPage(<SettingsPage />);
     const user = userEvent.setup();
@@ -86,7 +88,9 @@ describe('/settings: preferences (spec §3, §8)', () => {
   it('saved neither locally nor on the account: "Error saving preferences"', async () => {
     signIn();
     mockApi((c) =>
-      c.method === 'PUT' ? jsonResponse(500) : jsonResponse(200, { theme_mode: 'light', default_page_size: 50 }),
+      c.method === 'PUT'
+        ? jsonResponse(500)
+        : jsonResponse(200, { theme_mode: 'light', default_page_size: 50, updated_at: null }),
     );
     renderPage(<SettingsPage />);
     const user = userEvent.setup();

@@ -1,6 +1,6 @@
 import { savePreferences } from '@qc/api-client';
-import type { PageSize, Preferences } from '@qc/contracts';
-import { DEFAULT_PREFERENCES, usePreferences, type ThemeMode, type UserPreferences } from '@qc/ui-state';
+import type { PageSize, Preferences, StoredPreferences } from '@qc/contracts';
+import { usePreferences, type ThemeMode, type UserPreferences } from '@qc/ui-state';
 
 /** The page sizes the account copy accepts (spec §9 default 50; `page_size` ≤ 200). */
 export const PAGE_SIZES: readonly PageSize[] = [10, 20, 50, 100, 200];
@@ -22,20 +22,17 @@ export function fromServerPreferences(p: Preferences): Pick<UserPreferences, 'th
   return { themeMode: p.theme_mode, defaultPageSize: p.default_page_size };
 }
 
-const SERVER_DEFAULTS = toServerPreferences(DEFAULT_PREFERENCES);
-
 /**
- * Server values merged over the local ones. The API answers the defaults until the user saved
- * something, which says nothing: then the local choice (e.g. a theme picked on /login) is kept.
+ * Server values merged over the local ones. Until the user saved something the API answers the
+ * defaults (`updated_at: null`), which say nothing: then the local choice (e.g. a theme picked on
+ * /login) is kept. A saved copy wins even when it equals the defaults (light chosen again).
  */
-export function mergeServerPreferences(local: UserPreferences, server: Preferences): UserPreferences {
-  const neverSaved =
-    server.theme_mode === SERVER_DEFAULTS.theme_mode && server.default_page_size === SERVER_DEFAULTS.default_page_size;
-  return neverSaved ? local : { ...local, ...fromServerPreferences(server) };
+export function mergeServerPreferences(local: UserPreferences, server: StoredPreferences): UserPreferences {
+  return server.updated_at === null ? local : { ...local, ...fromServerPreferences(server) };
 }
 
 /** Merges the account copy into the local preferences (the store, hence localStorage and the theme). */
-export function applyServerPreferences(server: Preferences): UserPreferences {
+export function applyServerPreferences(server: StoredPreferences): UserPreferences {
   const current = usePreferences.getState().preferences;
   const merged = mergeServerPreferences(current, server);
   if (merged.themeMode !== current.themeMode || merged.defaultPageSize !== current.defaultPageSize) {
