@@ -96,6 +96,29 @@ describe('e-mail detail (mail/{id})', () => {
     expect(screen.getByTestId('email-attachments')).toHaveTextContent('2 ko');
   });
 
+  it('direction tricks are made visible in the page header’s sender and in the symbols’ details', async () => {
+    serve(
+      emailDetail({
+        sender: 'ceo@bank.example\u202Elive.evil@x',
+        symbols: [
+          {
+            symbol: 'FROM_NEQ_ENVFROM',
+            score: 1,
+            description: 'From \u202Etxt.exe',
+            options: ['pay\u202Elap@x.example'],
+            group: 'headers',
+          },
+        ],
+      }),
+    );
+    await openDetail();
+    expect(screen.getByText(/^De ceo@bank.example\[U\+202E\]live.evil@x/)).toBeInTheDocument();
+    const symbols = screen.getByTestId('email-symbols');
+    expect(symbols).toHaveTextContent('From [U+202E]txt.exe');
+    expect(symbols).toHaveTextContent('pay[U+202E]lap@x.example');
+    expect(symbols.textContent).not.toContain('\u202E');
+  });
+
   it('on a phone, labels sit above values and the tables stack their cells instead of scrolling sideways', async () => {
     const wide = onPhoneScreen();
     try {

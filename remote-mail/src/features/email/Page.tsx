@@ -173,7 +173,7 @@ function EmailView({ email }: { email: QuarantineDetail }) {
             {email.subject !== null ? revealBidi(email.subject) : t('no_subject')}
           </span>
         }
-        description={t('email.from', { sender: email.sender })}
+        description={t('email.from', { sender: revealBidi(email.sender) })}
         extra={
           <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={back} data-testid="email-back">
             {t('email.back')}

@@ -4,6 +4,7 @@ import { TableEmptyText, usePhoneLayout, useThemeToken } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { formatScore } from '../quarantine/quarantine.format';
 import type { RspamdSymbol } from '../quarantine/quarantine.types';
+import { revealBidi } from './bidi';
 
 type Column = ColumnsType<RspamdSymbol>[number];
 
@@ -21,10 +22,11 @@ export function SymbolsTable({ symbols }: { symbols: RspamdSymbol[] }) {
   );
   const details = (s: RspamdSymbol) => (
     <>
-      {s.description ? <div>{s.description}</div> : null}
+      {/* Options quote the message (senders, URLs): direction tricks are shown, as elsewhere. */}
+      {s.description ? <div>{revealBidi(s.description)}</div> : null}
       {s.options.length ? (
         <Typography.Text type="secondary" style={{ fontSize: 12, wordBreak: 'break-word' }}>
-          {s.options.join(', ')}
+          {revealBidi(s.options.join(', '))}
         </Typography.Text>
       ) : null}
       {!s.description && !s.options.length ? t('none') : null}
