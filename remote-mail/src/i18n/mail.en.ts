@@ -97,6 +97,7 @@ const en: typeof mail = {
     },
     bulk: {
       label: 'Actions on the selected e-mails',
+      select_page: 'Select the e-mails on this page',
       select_row: 'Select “{{subject}}”',
       release: 'Release ({{count}})',
       delete: 'Delete ({{count}})',

@@ -95,6 +95,7 @@ const mail = {
     },
     bulk: {
       label: 'Actions sur les e-mails sélectionnés',
+      select_page: 'Sélectionner les e-mails de cette page',
       select_row: 'Sélectionner « {{subject}} »',
       release: 'Libérer ({{count}})',
       delete: 'Supprimer ({{count}})',

@@ -38,11 +38,13 @@ beforeEach(() => {
 });
 
 describe('remote_mail/Dashboard', () => {
-  it('shows the three counts from GET /api/dashboard/', async () => {
-    jest.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, { pending: 12, released: 3, deleted: 0 }));
+  it('shows the three counts from GET /api/dashboard/, written the French way', async () => {
+    jest
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async () => json(200, { pending: 12345, released: 3, deleted: 0 }));
     renderDashboard();
     expect(screen.getByRole('heading', { level: 1, name: 'Tableau de bord' })).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByTestId('dashboard-count-pending')).toHaveTextContent('12'));
+    await waitFor(() => expect(screen.getByTestId('dashboard-count-pending').textContent).toBe('12\u202f345'));
     expect(screen.getByTestId('dashboard-count-released')).toHaveTextContent('3');
     expect(screen.getByTestId('dashboard-count-deleted')).toHaveTextContent('0');
     expect(screen.getByText('En attente')).toBeInTheDocument();

@@ -9,6 +9,7 @@ import { PageError, PageHeader, useThemeToken } from '@qc/ui';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatCount } from '../quarantine/quarantine.format';
 import { useStatistics } from '../statistics/statistics.queries';
 import { useDashboardCounts } from './dashboard.queries';
 
@@ -41,7 +42,8 @@ const CARDS: { key: keyof DashboardCounts; icon: ReactNode; color: 'colorWarning
 
 /** Dashboard (spec §2): counts of pending, released and deleted e-mail. */
 export function DashboardPage() {
-  const { t } = useTranslation('mail');
+  const { t, i18n } = useTranslation('mail');
+  const lang = i18n.resolvedLanguage ?? 'fr';
   const token = useThemeToken();
   const queryClient = useQueryClient();
   const fetching = useIsFetching() > 0;
@@ -90,7 +92,7 @@ export function DashboardPage() {
                       aria-labelledby={`dashboard-label-${key}`}
                       style={{ fontSize: 30, fontWeight: 600, lineHeight: 1.2, fontVariantNumeric: 'tabular-nums' }}
                     >
-                      {counts.data ? String(counts.data[key]) : ''}
+                      {counts.data ? formatCount(counts.data[key], lang) : ''}
                     </div>
                   </div>
                 </div>

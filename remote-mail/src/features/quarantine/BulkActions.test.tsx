@@ -30,7 +30,7 @@ async function selectPageAndConfirm(action: 'release' | 'delete', title: string)
   await waitFor(() => expect(rows()).toHaveLength(4));
   expect(screen.getByTestId(`quarantine-bulk-${action}`)).toBeDisabled();
   // The header checkbox selects the whole page.
-  await user.click(document.querySelector<HTMLInputElement>('.ant-table-thead input[type="checkbox"]')!);
+  await user.click(screen.getByRole('checkbox', { name: 'Sélectionner les e-mails de cette page' }));
   expect(screen.getByTestId(`quarantine-bulk-${action}`)).toBeEnabled();
   await user.click(screen.getByTestId(`quarantine-bulk-${action}`));
   const dialog = await screen.findByRole('dialog');

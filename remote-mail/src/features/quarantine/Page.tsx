@@ -292,6 +292,8 @@ export function QuarantinePage() {
             rowSelection={{
               selectedRowKeys: selected,
               onChange: setSelected,
+              // antd names it "Select all" in English whatever the language; it selects this page only.
+              getTitleCheckboxProps: () => ({ 'aria-label': t('quarantine.bulk.select_page') }),
               getCheckboxProps: (item) => ({
                 disabled: !HELD.includes(item.status),
                 'aria-label': t('quarantine.bulk.select_row', { subject: item.subject ?? item.id }),

@@ -66,6 +66,11 @@ export function decimalSeparator(lang: string): string {
   return new Intl.NumberFormat(lang).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
 }
 
+/** A count as the language writes it ("12 345" in French, "12,345" in English). */
+export function formatCount(n: number, lang: string): string {
+  return new Intl.NumberFormat(lang).format(n);
+}
+
 export function formatScore(score: number, lang: string): string {
   return new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(score);
 }

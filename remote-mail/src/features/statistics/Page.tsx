@@ -11,6 +11,7 @@ import type { RiskCounts } from '@qc/contracts';
 import { formatUtcDay, PageEmpty, PageError, PageHeader, PageLoading, toLocalDay, useThemeToken } from '@qc/ui';
 import { lazy, Suspense, useId, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatCount } from '../quarantine/quarantine.format';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { DatesField } from '../filters/DatesField';
 import { Field } from '../filters/Field';
@@ -166,7 +167,7 @@ export function StatisticsPage() {
                         data-testid={`statistics-total-${key}`}
                         style={{ fontSize: 26, fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}
                       >
-                        {String(data.totals[key])}
+                        {formatCount(data.totals[key], lang)}
                       </div>
                     </div>
                   </Flex>
@@ -184,7 +185,7 @@ export function StatisticsPage() {
                     style={{ width: 12, height: 12, borderRadius: 6, background: RISK_COLORS[k] }}
                   />
                   <span>{t(`statistics.risk_levels.${k}`)}</span>
-                  <strong style={{ fontVariantNumeric: 'tabular-nums' }}>{String(data.risk[k])}</strong>
+                  <strong style={{ fontVariantNumeric: 'tabular-nums' }}>{formatCount(data.risk[k], lang)}</strong>
                 </Flex>
               ))}
             </Flex>
