@@ -47,6 +47,22 @@ describe('protected layout (spec §2)', () => {
     expect(await within(nav).findByRole('link', { name: 'Avis' })).toHaveAttribute('href', '/feedback');
   });
 
+  it('the tab title names the page, or says it was not found', async () => {
+    signIn();
+    mockApi(() => jsonResponse(200, USER));
+    renderShell('/history');
+    await screen.findByRole('navigation', { name: 'Navigation principale' });
+    expect(document.title).toBe('Historique · Quarantine Console');
+  });
+
+  it('the tab title of an unknown path says so', async () => {
+    signIn();
+    mockApi(() => jsonResponse(200, USER));
+    renderShell('/no/such/page');
+    await screen.findByRole('navigation', { name: 'Navigation principale' });
+    expect(document.title).toBe('Page introuvable · Quarantine Console');
+  });
+
   it('a user does not see it', async () => {
     signIn();
     mockApi(() => jsonResponse(200, USER));

@@ -4,19 +4,20 @@ import Button from 'antd/es/button';
 import Layout from 'antd/es/layout';
 import { getCurrentUser } from '@qc/api-client';
 import { useSession } from '@qc/auth';
-import { PageLoading, useThemeToken } from '@qc/ui';
+import { documentTitle, PageLoading, useThemeToken } from '@qc/ui';
 import { useTheme } from '@qc/ui-state';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet } from 'react-router-dom';
+import { Link, Outlet, useLocation } from 'react-router-dom';
 import { useRemotes } from '../app/remotes';
 import { LanguageSelect } from '../features/controls/LanguageSelect';
 import { ThemeToggle } from '../features/controls/ThemeToggle';
 import { FeedbackButton } from '../features/feedback/FeedbackButton';
 import { pushPreferences } from '../features/settings/preferences-sync';
 import { useAccountPreferences } from '../features/settings/settings.queries';
-import { NavMenu } from './NavMenu';
+import { NavMenu, selectedEntry } from './NavMenu';
+import { ROUTES } from './route-table';
 import { ProfileMenu } from './ProfileMenu';
 
 /** Spec §9: the drawer is 240 px wide and collapses to 64 px. */
@@ -38,6 +39,18 @@ function useCurrentUserQuery() {
   }, [me.data, setUser]);
 }
 
+/** The tab's title names the page (in the user's language): several console tabs can be told apart. */
+function usePageTitle() {
+  const { t } = useTranslation('host');
+  const { pathname } = useLocation();
+  const entry = selectedEntry(pathname, ROUTES);
+  const page = entry ? t(`nav.${entry.id}`, { defaultValue: '' }) : t('not_found.title');
+  // A layout effect: it runs before the pages' own (useDocumentTitle), which may be more precise.
+  useLayoutEffect(() => {
+    document.title = documentTitle(page);
+  }, [page]);
+}
+
 /** The authenticated wrapper (spec §2): drawer, top bar, profile menu, main content, feedback button. */
 export function ProtectedLayout() {
   const { t } = useTranslation('host');
@@ -50,6 +63,7 @@ export function ProtectedLayout() {
   const [narrow, setNarrow] = useState(false);
   useCurrentUserQuery();
   useAccountPreferences();
+  usePageTitle();
 
   return (
     <Layout style={{ minHeight: '100vh' }}>

@@ -7,6 +7,7 @@ export { PageLoading, PageError, PageEmpty, TableEmptyText, ComingSoon, type Pag
 export { PageHeader } from './PageHeader';
 export { VisuallyHidden } from './VisuallyHidden';
 export { usePhoneLayout } from './usePhoneLayout';
+export { APP_NAME, documentTitle, useDocumentTitle } from './document-title';
 export { formatDateTime, formatUtcDay } from './date-format';
 export {
   DATE_PRESETS,

@@ -43,6 +43,7 @@ describe('/login (spec §2, §5, §8)', () => {
     expect(screen.getByRole('button', { name: 'Activer le thème sombre' })).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Langue' })).toHaveValue('fr');
     expect(screen.getByText('© 2031 Quarantine Console')).toBeInTheDocument();
+    expect(document.title).toBe('Connexion · Quarantine Console');
   });
 
   it('validates: e-mail and password required, e-mail must be valid; nothing is sent', async () => {

@@ -1,5 +1,5 @@
 import { useSession } from '@qc/auth';
-import { useThemeToken } from '@qc/ui';
+import { useDocumentTitle, useThemeToken } from '@qc/ui';
 import { notify } from '@qc/ui-state';
 import { lazy, Suspense, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,6 +26,7 @@ export function LoginPage({ onSubmitStart, year = new Date().getFullYear() }: Lo
   const { t } = useTranslation('host');
   const token = useThemeToken();
   const requires2FA = useSession((s) => s.requires2FA);
+  useDocumentTitle(requires2FA ? t('login.totp_title') : t('login.title'));
 
   const page: CSSProperties = { minHeight: '100vh', display: 'flex', flexDirection: 'column', color: token.colorText };
   const bar: CSSProperties = {

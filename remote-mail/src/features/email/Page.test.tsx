@@ -56,6 +56,7 @@ describe('e-mail detail (mail/{id})', () => {
     serve(emailDetail());
     await openDetail();
     expect(screen.getByRole('heading', { level: 1, name: 'You won a prize' })).toBeInTheDocument();
+    expect(document.title).toBe('You won a prize · Quarantine Console'); // tabs of several e-mails differ
     const field = (key: string) => screen.getByTestId(`email-field-${key}`);
     expect(field('sender')).toHaveTextContent('promo@spam.example');
     expect(field('message_id')).toHaveTextContent('<abc.123@spam.example>');

@@ -10,7 +10,7 @@ import Table from 'antd/es/table';
 import Tabs from 'antd/es/tabs';
 import Typography from 'antd/es/typography';
 import { errorMessageKey, readApiError } from '@qc/api-client';
-import { PageError, PageHeader, PageLoading, TableEmptyText, usePhoneLayout } from '@qc/ui';
+import { PageError, PageHeader, PageLoading, TableEmptyText, useDocumentTitle, usePhoneLayout } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { formatSize } from '../quarantine/quarantine.format';
@@ -165,6 +165,7 @@ function DetectedUrls({ urls }: { urls: string[] }) {
 function EmailView({ email }: { email: QuarantineDetail }) {
   const { t } = useTranslation('mail');
   const back = useBackToList();
+  useDocumentTitle(email.subject !== null ? revealBidi(email.subject) : t('no_subject'));
   return (
     <article aria-labelledby="email-title" data-testid="email-detail">
       <PageHeader
