@@ -198,6 +198,11 @@ const en: typeof mail = {
     series_note:
       'Each day: the e-mails quarantined that day, and those released or deleted that day (whatever day they came in).',
     series: { quarantined: 'Quarantined', released: 'Released', deleted: 'Deleted' },
+    data_table: {
+      show: 'Show the chart’s data, day by day',
+      label: 'The chart’s data, day by day',
+      day: 'Day (UTC)',
+    },
     totals_label: 'Totals of the period',
     risk_title: 'Risk levels',
     risk_levels: { low: 'Low', medium: 'Medium', high: 'High', critical: 'Critical' },

@@ -204,6 +204,11 @@ const mail = {
     series_note:
       'Chaque jour : les e-mails mis en quarantaine ce jour-là, et ceux libérés ou supprimés ce jour-là (quel que soit le jour de leur réception).',
     series: { quarantined: 'En quarantaine', released: 'Libérés', deleted: 'Supprimés' },
+    data_table: {
+      show: 'Voir les données du graphique, jour par jour',
+      label: 'Données du graphique, jour par jour',
+      day: 'Jour (UTC)',
+    },
     totals_label: 'Totaux de la période',
     risk_title: 'Niveaux de risque',
     risk_levels: { low: 'Faible', medium: 'Moyen', high: 'Élevé', critical: 'Critique' },

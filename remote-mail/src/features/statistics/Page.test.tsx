@@ -98,6 +98,25 @@ describe('statistics page', () => {
       'data-color',
       '#a8071a',
     );
+
+    // The chart's numbers, for screen readers and exact counts: a table behind a disclosure, newest first.
+    const data = screen.getByTestId('statistics-data');
+    await userEvent
+      .setup({ delay: null })
+      .click(within(data).getByText('Voir les données du graphique, jour par jour'));
+    const table = within(data).getByRole('table');
+    const cells = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      );
+    expect(cells).toEqual([
+      ['21 nov. 2026', '6', '2', '0'],
+      ['20 nov. 2026', '4', '1', '2'],
+    ]);
   }, 60_000);
 
   it('draws the areas overlaid, not stacked: released and deleted are not added to quarantined', async () => {

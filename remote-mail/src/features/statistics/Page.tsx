@@ -11,12 +11,13 @@ import type { RiskCounts } from '@qc/contracts';
 import { formatUtcDay, PageEmpty, PageError, PageHeader, PageLoading, toLocalDay, useThemeToken } from '@qc/ui';
 import { lazy, Suspense, useId, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCount } from '../quarantine/quarantine.format';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { DatesField } from '../filters/DatesField';
 import { Field } from '../filters/Field';
+import { formatCount } from '../quarantine/quarantine.format';
 import { RISK_COLORS } from './risk-colors';
 import { useStatistics } from './statistics.queries';
+import { StatisticsTable } from './StatisticsTable';
 import {
   CHART_TYPES,
   daysOfRange,
@@ -194,9 +195,12 @@ export function StatisticsPage() {
             {empty ? (
               <PageEmpty description={t('statistics.empty')} />
             ) : (
-              <Suspense fallback={<PageLoading label={t('statistics.loading_chart')} />}>
-                <StatisticsChart type={view.type} pie={view.pie} data={data} />
-              </Suspense>
+              <>
+                <Suspense fallback={<PageLoading label={t('statistics.loading_chart')} />}>
+                  <StatisticsChart type={view.type} pie={view.pie} data={data} />
+                </Suspense>
+                <StatisticsTable data={data} />
+              </>
             )}
           </Card>
         </Flex>
