@@ -239,6 +239,21 @@ function parseJsonArray<T>(text: string | null): T[] {
   }
 }
 
+/**
+ * A partial release as the caller's recipients saw it: a user whose own copy went through was
+ * released, not "partly" (which would tell them of other recipients and their failures).
+ */
+function outcomeSeenBy(
+  outcome: DeliveryAttempt['outcome'],
+  accepted: string[],
+  rejected: string[],
+): DeliveryAttempt['outcome'] {
+  if (outcome !== 'partially_released') return outcome;
+  if (rejected.length === 0 && accepted.length > 0) return 'released';
+  if (accepted.length === 0 && rejected.length > 0) return 'relay_refused';
+  return outcome;
+}
+
 export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string): Promise<QuarantineDetail> {
   const scope = scopeFor(auth.user);
   const now = Date.now();
@@ -252,17 +267,20 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
   ]);
   const visible = visibleTo(scope);
   const staleBefore = now - RELEASE_STALE_MS;
-  const attempt: DeliveryAttempt | null = delivery
-    ? {
-        outcome: delivery.outcome,
-        started_at: iso(delivery.started_at),
-        finished_at: delivery.finished_at === null ? null : iso(delivery.finished_at),
-        by: delivery.actor_email,
-        response: delivery.response,
-        accepted: parseJsonArray<string>(delivery.accepted).filter(visible),
-        rejected: parseJsonArray<string>(delivery.rejected).filter(visible),
-      }
-    : null;
+  let attempt: DeliveryAttempt | null = null;
+  if (delivery) {
+    const accepted = parseJsonArray<string>(delivery.accepted).filter(visible);
+    const rejected = parseJsonArray<string>(delivery.rejected).filter(visible);
+    attempt = {
+      outcome: outcomeSeenBy(delivery.outcome, accepted, rejected),
+      started_at: iso(delivery.started_at),
+      finished_at: delivery.finished_at === null ? null : iso(delivery.finished_at),
+      by: delivery.actor_email,
+      response: delivery.response,
+      accepted,
+      rejected,
+    };
+  }
   return {
     id: m.id,
     uuid: m.uuid,

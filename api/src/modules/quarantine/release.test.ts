@@ -216,6 +216,22 @@ describe('release through a real SMTP relay', () => {
       delivery: { accepted: ['ann@a.example'], rejected: ['bob@a.example'] },
     });
     expect(await statuses(id)).toEqual({ 'ann@a.example': 'released', 'bob@a.example': 'release_failed' });
+    // Each recipient's detail tells the attempt as it went for them; the domain admin sees it was partial.
+    expect((await detail('boss@a.example', id)).delivery).toMatchObject({
+      outcome: 'partially_released',
+      accepted: ['ann@a.example'],
+      rejected: ['bob@a.example'],
+    });
+    expect((await detail('ann@a.example', id)).delivery).toMatchObject({
+      outcome: 'released',
+      accepted: ['ann@a.example'],
+      rejected: [],
+    });
+    expect((await detail('bob@a.example', id)).delivery).toMatchObject({
+      outcome: 'relay_refused',
+      accepted: [],
+      rejected: ['bob@a.example'],
+    });
     await expectCountersConsistent();
   });
 
