@@ -324,6 +324,7 @@ const en: typeof mail = {
         'The server did not answer in time: the action may have gone through. Refresh the page to see where the e-mail stands.',
       release_unknown:
         'The relay’s answer was lost: the message may already have been delivered. Sending it again could deliver it twice.',
+      partly_refused: 'Delivered to the other recipients. Refused by the relay, still in quarantine: {{recipients}}.',
       last_attempt_failed: 'The last release attempt failed. The e-mail stays in quarantine.',
       resend_confirm_title: 'Send it again anyway?',
       resend_confirm_body: 'The first attempt may have succeeded: recipients could get the message twice.',

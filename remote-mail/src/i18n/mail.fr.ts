@@ -335,6 +335,7 @@ const mail = {
         'Le serveur n’a pas répondu à temps : l’action a peut-être abouti. Actualisez la page pour voir où en est l’e-mail.',
       release_unknown:
         'La réponse du relais a été perdue : le message a peut-être déjà été remis. Le renvoyer pourrait le remettre deux fois.',
+      partly_refused: 'Remis aux autres destinataires. Refusé par le relais, toujours en quarantaine : {{recipients}}.',
       last_attempt_failed: 'La dernière tentative de libération a échoué. L’e-mail reste en quarantaine.',
       resend_confirm_title: 'Renvoyer malgré tout ?',
       resend_confirm_body:

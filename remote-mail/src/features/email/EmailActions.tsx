@@ -18,10 +18,12 @@ import {
 } from '../quarantine/quarantine.types';
 import { useDeleteEmail, useReleaseEmail } from './email.queries';
 
-/** A failed release that left the message quarantined, as shown with its Retry. */
+/** A failed release that left (some of) the message quarantined, as shown with its Retry. */
 interface ReleaseFailure {
-  code: ReleaseFailureCode | 'last_attempt_failed';
+  /** partly_refused: delivered to some recipients, refused for `rejected`, who are still held. */
+  code: ReleaseFailureCode | 'last_attempt_failed' | 'partly_refused';
   response: string | null;
+  rejected?: string[];
 }
 
 /** API codes with a text of their own (else the status decides: errors.* of `common`). */
@@ -61,6 +63,9 @@ function serverFailure(email: QuarantineDetail): ReleaseFailure | null {
   const held = email.status === 'release_failed' || email.status === 'release_unknown';
   if (!held) return null;
   const outcome = email.delivery?.outcome ?? '';
+  if (outcome === 'partially_released') {
+    return { code: 'partly_refused', response: email.delivery?.response ?? null, rejected: email.delivery?.rejected };
+  }
   const code: ReleaseFailure['code'] =
     email.status === 'release_unknown'
       ? 'release_unknown'
@@ -242,13 +247,17 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
       </Flex>
       {shown ? (
         <Alert
-          type={shown.code === 'release_unknown' ? 'warning' : 'error'}
+          type={shown.code === 'release_unknown' || shown.code === 'partly_refused' ? 'warning' : 'error'}
           showIcon
           role="alert"
-          title={t('email.act.release_error')}
+          title={t(shown.code === 'partly_refused' ? 'email.act.partially_released' : 'email.act.release_error')}
           description={
             <>
-              <div>{t(`email.act.${shown.code}`)}</div>
+              <div>
+                {shown.code === 'partly_refused'
+                  ? t('email.act.partly_refused', { recipients: (shown.rejected ?? []).join(', ') })
+                  : t(`email.act.${shown.code}`)}
+              </div>
               {shown.response ? (
                 <Typography.Text code style={{ wordBreak: 'break-word' }} data-testid="email-release-response">
                   {shown.response}

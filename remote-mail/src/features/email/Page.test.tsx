@@ -491,6 +491,53 @@ describe('e-mail detail (mail/{id})', () => {
     expect(of(calls, 'POST', RELEASE)).toHaveLength(0);
   });
 
+  it('the server gone during a release: the e-mail stays on screen, the notice says what failed', async () => {
+    let up = true;
+    mockApi((call) => {
+      if (!up) throw new TypeError('Failed to fetch');
+      if (call.method === 'GET' && call.path === DETAIL) return jsonResponse(200, emailDetail());
+      return jsonResponse(404, { detail: 'Not found', code: 'not_found' });
+    });
+    await openDetail();
+    up = false;
+    const u = user();
+    await u.click(screen.getByTestId('email-release'));
+    await u.click(await screen.findByTestId('email-release-confirm'));
+    await waitFor(() => expect(noticeTitles()).toContain('error: Erreur lors de la libération'));
+    // The detail's refetch after the action failed too: the page still shows the e-mail.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getByTestId('email-detail')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'You won a prize' })).toBeInTheDocument();
+  });
+
+  it('a release refused for some recipients only is shown as partial, naming those still held', async () => {
+    serve(
+      emailDetail({
+        status: 'release_failed',
+        recipients: [
+          { address: 'jane@example.com', status: 'released', updated_at: '2026-11-20T10:00:01+01:00' },
+          { address: 'bob@example.com', status: 'release_failed', updated_at: '2026-11-20T10:00:01+01:00' },
+        ],
+        delivery: {
+          outcome: 'partially_released',
+          response: '250 2.0.0 Ok: queued',
+          accepted: ['jane@example.com'],
+          rejected: ['bob@example.com'],
+          started_at: '2026-11-20T10:00:00+01:00',
+          finished_at: '2026-11-20T10:00:01+01:00',
+          by: 'admin@example.com',
+        },
+      }),
+    );
+    await openDetail();
+    const alert = screen.getByTestId('email-release-error');
+    expect(alert).toHaveTextContent('E-mail libéré en partie');
+    expect(alert).toHaveTextContent('Refusé par le relais, toujours en quarantaine : bob@example.com.');
+    expect(alert).not.toHaveTextContent('Erreur lors de la libération');
+    expect(alert).not.toHaveTextContent('a échoué');
+    expect(alert.className).toMatch(/warning/);
+  });
+
   it('an outcome left unknown: Release itself asks to confirm sending again, and sends confirm_resend', async () => {
     const { calls } = serve(
       emailDetail({

@@ -247,15 +247,15 @@ export default function EmailDetailPage() {
   const id = useParams().id ?? '';
   const email = useEmail(id);
   if (email.isPending) return <PageLoading />;
-  if (email.isError) {
-    if (readApiError(email.error).status === 404) return <EmailNotFound />;
-    return (
-      <PageError
-        title={t('email.error_title')}
-        description={t(errorMessageKey(email.error), { ns: 'common' })}
-        onRetry={() => void email.refetch()}
-      />
-    );
-  }
-  return <EmailView email={email.data} />;
+  // A refetch that fails (the server went away after an action) keeps the e-mail shown: the action's
+  // own notice says what failed, and the page must not vanish under the user.
+  if (email.data !== undefined) return <EmailView email={email.data} />;
+  if (readApiError(email.error).status === 404) return <EmailNotFound />;
+  return (
+    <PageError
+      title={t('email.error_title')}
+      description={t(errorMessageKey(email.error), { ns: 'common' })}
+      onRetry={() => void email.refetch()}
+    />
+  );
 }
