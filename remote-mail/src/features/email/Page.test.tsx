@@ -393,6 +393,8 @@ describe('e-mail detail (mail/{id})', () => {
 
     await u.click(screen.getByTestId('email-delete'));
     expect((await screen.findAllByText('Supprimer cet e-mail ?')).length).toBeGreaterThan(0);
+    // It cannot be undone: the dialog opens on Cancel, so Enter does not delete.
+    await waitFor(() => expect(screen.getByTestId('email-confirm-cancel')).toHaveFocus());
     await u.click(screen.getByTestId('email-delete-confirm'));
     await waitFor(() => expect(noticeTitles()).toEqual(['success: E-mail supprimé avec succès']));
     expect(of(calls, 'DELETE', '/api/quarantine/m1/')).toHaveLength(1);

@@ -129,6 +129,8 @@ export function BulkActions({
       okText: t(`quarantine.bulk.${action}`, { count: ids.length }),
       okButtonProps: { danger: action === 'delete', 'data-testid': 'quarantine-bulk-confirm' } as ButtonProps,
       cancelText: t('email.act.cancel'),
+      // A deletion cannot be undone: Enter on the dialog must not do it (focus starts on Cancel).
+      autoFocusButton: action === 'delete' ? 'cancel' : 'ok',
       onOk: () => run(action),
     });
 
