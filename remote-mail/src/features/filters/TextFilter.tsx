@@ -58,10 +58,29 @@ export function TextFilter({
         value={draft}
         onChange={(e) => setDraft(e.target.value)}
         onPressEnter={flush}
+        // The keyboard clears with Escape: the clear button is left out of the Tab order (Tab from
+        // one filter went to it, and what was typed next was lost).
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && draft) setDraft('');
+        }}
         placeholder={placeholder}
         prefix={prefix}
-        // antd's clear button is named by its icon ("close-circle"): named here, in the user's language.
-        allowClear={{ clearIcon: <CloseCircleFilled aria-label={t('quarantine.filters.clear', { field: label })} /> }}
+        suffix={
+          draft ? (
+            <button
+              type="button"
+              tabIndex={-1}
+              className="ant-input-clear-icon"
+              aria-label={t('quarantine.filters.clear', { field: label })}
+              onMouseDown={(e) => e.preventDefault()} // keeps the focus in the field
+              onClick={() => setDraft('')}
+            >
+              <CloseCircleFilled aria-hidden />
+            </button>
+          ) : (
+            <span /> // keeps the suffix slot, so the field does not re-mount while typing
+          )
+        }
         maxLength={200}
         data-testid={testId}
       />
