@@ -37,6 +37,8 @@ describe('protected layout (spec §2)', () => {
     expect(button).toHaveAttribute('data-testid', 'feedback-button');
     await userEvent.setup().click(button);
     expect(await screen.findByRole('dialog', { name: 'Envoyer un avis' })).toBeInTheDocument();
+    // Every page ends with room for it: scrolled to the end, nothing stays under the button.
+    expect(screen.getByTestId('content')).toHaveStyle({ paddingBottom: '48px' });
   });
 
   it('the admin feedback page is in the drawer of an admin only', async () => {

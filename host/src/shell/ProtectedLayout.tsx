@@ -131,7 +131,9 @@ export function ProtectedLayout() {
         {remotesFailed ? (
           <Alert type="warning" banner showIcon title={t('layout.remotes_unavailable')} data-testid="remotes-error" />
         ) : null}
-        <Layout.Content style={{ margin: narrow ? 12 : 24 }} data-testid="content">
+        {/* Room at the end of every page for the floating feedback button (40 px, 24 px from the
+            corner): scrolled to the end, no cell, chart or preview stays under it. */}
+        <Layout.Content style={{ margin: narrow ? 12 : 24, paddingBottom: 48 }} data-testid="content">
           <Suspense fallback={<PageLoading />}>
             <Outlet />
           </Suspense>

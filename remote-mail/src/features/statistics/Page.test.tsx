@@ -287,13 +287,6 @@ describe('statistics page', () => {
     expect(await cell('2026-01-16')).toHaveClass('ant-picker-cell-disabled');
   }, 60_000);
 
-  it('leaves room under the chart for the floating feedback button', async () => {
-    mockApi(() => jsonResponse(200, STATS));
-    renderExposed('statistics', <ExposedStatistics />);
-    await chart();
-    expect(screen.getByTestId('statistics-page')).toHaveStyle({ paddingBottom: '48px' });
-  }, 60_000);
-
   it('shows the empty and the error states', async () => {
     const zero = {
       ...STATS,

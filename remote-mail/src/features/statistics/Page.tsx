@@ -77,9 +77,7 @@ export function StatisticsPage() {
     Object.values(data.risk).every((n) => n === 0);
 
   return (
-    // Bottom room for the shell's floating feedback button (40 px, 24 px from the corner, in the
-    // content's 24 px margin): scrolled to the end, the chart's bottom right is not under it.
-    <section aria-labelledby="statistics-title" data-testid="statistics-page" style={{ paddingBottom: 48 }}>
+    <section aria-labelledby="statistics-title" data-testid="statistics-page">
       <PageHeader
         title={<span id="statistics-title">{t('statistics.title')}</span>}
         description={t('statistics.description')}
