@@ -65,9 +65,23 @@ test('on a phone the drawer starts collapsed and leaves the page the width; the 
   await expect(page.getByRole('heading', { name: 'Historique' })).toBeVisible();
   await expect(page.getByRole('columnheader', { name: 'Entrée' })).toBeVisible();
   expect(await tableRight('history-table')).toBeLessThanOrEqual(390 - 12);
-  // Still the user's to expand.
+  // Still the user's to expand: over the page, which keeps its place and width, and it closes
+  // once a page is chosen.
   await page.getByRole('button', { name: 'Déplier le menu' }).click();
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(240);
+  expect((await page.getByTestId('content').boundingBox())!.width).toBeGreaterThanOrEqual(390 - 64 - 2 * 12);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page
+    .getByRole('navigation', { name: 'Navigation principale' })
+    .getByRole('link', { name: 'Quarantaine' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Quarantaine' })).toBeVisible();
+  await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(64);
+  // Escape closes it too.
+  await page.getByRole('button', { name: 'Déplier le menu' }).click();
+  await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(240);
+  await page.keyboard.press('Escape');
+  await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(64);
 });
 
 test('on a phone a message page fits the screen, long addresses and a long user name included', async ({ page }) => {

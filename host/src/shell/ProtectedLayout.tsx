@@ -64,6 +64,23 @@ export function ProtectedLayout() {
   useCurrentUserQuery();
   useAccountPreferences();
   usePageTitle();
+  // There, the expanded drawer lies over the page (which keeps its width) and closes once a page is
+  // chosen, on its backdrop, or with Escape.
+  const overlay = narrow && !collapsed;
+  const { pathname } = useLocation();
+  const [shownPath, setShownPath] = useState(pathname);
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    if (narrow) setCollapsed(true);
+  }
+  useEffect(() => {
+    if (!overlay) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setCollapsed(true);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [overlay]);
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -81,7 +98,12 @@ export function ProtectedLayout() {
         theme={dark ? 'dark' : 'light'}
         data-testid="drawer"
         data-collapsed={collapsed ? 'true' : 'false'}
-        style={{ borderInlineEnd: `1px solid ${token.colorBorderSecondary}` }}
+        style={{
+          borderInlineEnd: `1px solid ${token.colorBorderSecondary}`,
+          ...(overlay
+            ? { position: 'fixed', insetBlock: 0, insetInlineStart: 0, zIndex: 1001, overflowY: 'auto' }
+            : {}),
+        }}
       >
         <Link
           to="/dashboard"
@@ -104,6 +126,18 @@ export function ProtectedLayout() {
           <NavMenu dark={dark} />
         </nav>
       </Layout.Sider>
+      {overlay ? (
+        <>
+          {/* Holds the rail's place under the open drawer, so the page does not move. */}
+          <div style={{ flex: `0 0 ${DRAWER_COLLAPSED_WIDTH}px` }} />
+          <div
+            aria-hidden
+            data-testid="drawer-backdrop"
+            onClick={() => setCollapsed(true)}
+            style={{ position: 'fixed', inset: 0, zIndex: 1000, background: token.colorBgMask }}
+          />
+        </>
+      ) : null}
       <Layout>
         <Layout.Header
           style={{
