@@ -161,6 +161,8 @@ export interface IngestOptions {
   to: string[];
   uuid?: string;
   score?: number;
+  /** Rspamd's action (default reject). */
+  action?: string;
   /** Extra keys of `meta`, as JSON text spliced in (e.g. a "__proto__" key). */
   metaExtra?: string;
 }
@@ -179,7 +181,7 @@ export async function ingestDirect(raw: string | Buffer, o: IngestOptions): Prom
     helo: 'hostile.example.net',
     received_at: new Date().toISOString(),
     rspamd: {
-      action: 'reject',
+      action: o.action ?? 'reject',
       score: o.score ?? 15,
       required_score: 15,
       symbols: { GTUBE: { score: 15, description: 'GTUBE', options: [], group: 'misc' } },

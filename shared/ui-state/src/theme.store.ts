@@ -109,11 +109,31 @@ export function toThemeConfig<T extends { darkAlgorithm: unknown; defaultAlgorit
     algorithm: (s.resolved === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm) as T['darkAlgorithm'],
     token: { colorPrimary: s.primary, ...TEXT_TOKENS[s.resolved] },
     // The selected tab's text is the primary colour, which dark mode darkens to 3:1 on a card.
-    ...(s.resolved === 'dark'
-      ? { components: { Tabs: { itemSelectedColor: '#7f9cf5', itemHoverColor: '#7f9cf5' } } }
-      : {}),
+    // antd's tags write gold, cyan, green… in shade 7 (and statuses in shade 6) on shade 1: 2.7–3.9:1
+    // in light mode, and purple 3.4:1 in dark mode. Tags take shades that read at ≥ 4.5:1 (WCAG AA).
+    components:
+      s.resolved === 'dark'
+        ? { Tabs: { itemSelectedColor: '#7f9cf5', itemHoverColor: '#7f9cf5' }, Tag: DARK_TAG_TEXT }
+        : { Tag: LIGHT_TAG_TEXT },
   };
 }
+
+/** antd palette shades (8 or 9) that read at ≥ 4.5:1 on their own shade 1, for light-mode tags. */
+export const LIGHT_TAG_TEXT = {
+  gold7: '#874d00',
+  orange7: '#ad4e00',
+  volcano7: '#ad2102',
+  green7: '#237804',
+  cyan7: '#006d75',
+  lime7: '#3f6600',
+  colorSuccess: '#237804',
+  colorWarning: '#874d00',
+  colorInfo: '#0958d9',
+  colorError: '#a8071a',
+} as const;
+
+/** In dark mode (antd's dark palette), the one preset colour the console uses that reads below 4.5:1. */
+export const DARK_TAG_TEXT = { purple7: '#ab7ae0' } as const;
 
 /** Spec §4: system or dark goes to light; light goes to dark. */
 export function nextThemeMode(mode: ThemeMode): ThemeMode {
