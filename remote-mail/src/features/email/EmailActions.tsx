@@ -5,6 +5,7 @@ import Flex from 'antd/es/flex';
 import Modal from 'antd/es/modal';
 import Typography from 'antd/es/typography';
 import { errorMessageKey, isHTTPError, readApiError } from '@qc/api-client';
+import { usePhoneLayout } from '@qc/ui';
 import { notify } from '@qc/ui-state';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -88,6 +89,7 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
   const remove = useDeleteEmail(email.id);
   const [downloading, setDownloading] = useState(false);
   const [failure, setFailure] = useState<ReleaseFailure | null>(null);
+  const phone = usePhoneLayout();
 
   const held = email.recipients.filter((r) => HELD.includes(r.status));
   const canRelease = email.raw_available && (HELD.includes(email.status) || held.length > 0);
@@ -167,6 +169,18 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
     else if (failure) void doRelease(false);
     else confirmRelease();
   };
+
+  const retryButton = (
+    <Button
+      size="small"
+      icon={<RedoOutlined aria-hidden />}
+      onClick={retryRelease}
+      loading={release.isPending}
+      data-testid="email-release-retry"
+    >
+      {t('email.act.release_retry')}
+    </Button>
+  );
 
   const confirmDelete = () =>
     void modal.confirm({
@@ -265,19 +279,11 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
                   {shown.response}
                 </Typography.Text>
               ) : null}
+              {phone ? <div style={{ marginTop: 8 }}>{retryButton}</div> : null}
             </>
           }
-          action={
-            <Button
-              size="small"
-              icon={<RedoOutlined aria-hidden />}
-              onClick={retryRelease}
-              loading={release.isPending}
-              data-testid="email-release-retry"
-            >
-              {t('email.act.release_retry')}
-            </Button>
-          }
+          // On a phone the button goes under the text: beside it, it left the text one word wide.
+          {...(phone ? {} : { action: retryButton })}
           style={{ marginTop: 16 }}
           data-testid="email-release-error"
         />

@@ -123,8 +123,20 @@ describe('e-mail detail (mail/{id})', () => {
   it('on a phone, labels sit above values and the tables stack their cells instead of scrolling sideways', async () => {
     const wide = onPhoneScreen();
     try {
-      serve(emailDetail({ sender: 'bounces+campaign.2026@mailer.example-company.com' }));
+      serve(
+        emailDetail({
+          sender: 'bounces+campaign.2026@mailer.example-company.com',
+          status: 'release_failed',
+          recipients: [
+            { address: 'jane@example.com', status: 'release_failed', updated_at: '2026-11-20T10:00:01+01:00' },
+          ],
+        }),
+      );
       await openDetail();
+      // The failed release's Retry sits under its text: beside it, the text was one word wide.
+      const retry = screen.getByTestId('email-release-retry');
+      expect(retry.closest('.ant-alert-description')).not.toBeNull();
+      expect(retry.closest('.ant-alert-actions')).toBeNull();
       const fields = screen.getByTestId('email-fields');
       // antd's vertical layout: each label has a row of its own, above its value's.
       const sender = screen.getByTestId('email-field-sender');
