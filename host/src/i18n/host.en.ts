@@ -5,6 +5,7 @@ const en: typeof host = {
   boot: { loading: 'Loading the console…' },
   login: {
     title: 'Sign in',
+    session_expired: 'Your session has expired: please sign in again.',
     description: 'Sign in to review and manage quarantined e-mail.',
     email: 'E-mail address',
     email_placeholder: 'you@example.com',

@@ -3,6 +3,7 @@ const host = {
   boot: { loading: 'Chargement de la console…' },
   login: {
     title: 'Connexion',
+    session_expired: 'Votre session a expiré : reconnectez-vous.',
     description: 'Connectez-vous pour consulter et gérer les e-mails mis en quarantaine.',
     email: 'Adresse e-mail',
     email_placeholder: 'vous@exemple.com',

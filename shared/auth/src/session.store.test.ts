@@ -54,7 +54,25 @@ describe('start-up check (spec §4)', () => {
     mockFetch(() => jsonResponse(401, { detail: 'no', code: 'invalid_token' }));
     await state().initialize();
     expect(stored()).toEqual([null, null]);
-    expect(state()).toMatchObject({ isLoading: false, isAuthenticated: false, user: null });
+    // There was a session: the login page says it expired.
+    expect(state()).toMatchObject({ isLoading: false, isAuthenticated: false, user: null, expired: true });
+  });
+
+  it('a session that ends on its own is "expired"; a sign-out is not, and the next sign-in clears it', async () => {
+    useSession.setState({ isLoading: false });
+    expect(state().expired).toBe(false); // a first visit, without tokens
+    useSession.setState({ isAuthenticated: true, user: USER });
+    state().expireSession();
+    expect(state()).toMatchObject({ isAuthenticated: false, expired: true });
+    mockFetch((c) =>
+      c.url === '/api/auth/login/'
+        ? jsonResponse(200, { access: makeJwt(300), refresh: 'r1' })
+        : jsonResponse(200, USER),
+    );
+    await state().login('jane@example.com', 'pw');
+    expect(state()).toMatchObject({ isAuthenticated: true, expired: false });
+    await state().logout();
+    expect(state()).toMatchObject({ isAuthenticated: false, expired: false });
   });
 
   it('with a missing access token and no refresh token is unauthenticated without a call', async () => {

@@ -17,6 +17,11 @@ export interface SessionState {
   isLoading: boolean;
   requires2FA: boolean;
   partialToken: string | null;
+  /**
+   * The last session ended on its own (its refresh was refused: expired or revoked), not by a
+   * sign-out: the login page says so. Not in spec §3's list; cleared by the next sign-in.
+   */
+  expired: boolean;
   /** Start-up check (spec §4). Safe to call more than once: runs once. */
   initialize: () => Promise<void>;
   /** Rejects with AuthError on failure (401 bad credentials, 429 rate limited...). */
@@ -41,6 +46,7 @@ const signedOut = {
   isLoading: false,
   requires2FA: false,
   partialToken: null,
+  expired: false,
 } as const;
 
 /** How long a sign-out waits for the api to revoke the session before signing out locally anyway. */
@@ -60,7 +66,7 @@ export const useSession = create<SessionState>()((set, get) => {
       set({ ...signedOut });
       throw e;
     }
-    set({ user, isAuthenticated: true, isLoading: false, requires2FA: false, partialToken: null });
+    set({ user, isAuthenticated: true, isLoading: false, requires2FA: false, partialToken: null, expired: false });
   }
 
   async function startUp(): Promise<void> {
@@ -78,9 +84,10 @@ export const useSession = create<SessionState>()((set, get) => {
       }
       set({ user, isAuthenticated: true, isLoading: false });
     } catch {
-      // No refresh token, a refused refresh, or no user: signed out.
+      // No refresh token, a refused refresh, or no user: signed out (expired if there was a session).
+      const hadSession = getRefreshToken() !== null;
       clearTokens();
-      set({ ...signedOut });
+      set({ ...signedOut, expired: hadSession });
     }
   }
 
@@ -159,8 +166,9 @@ export const useSession = create<SessionState>()((set, get) => {
     },
 
     expireSession: () => {
+      const wasSignedIn = get().isAuthenticated;
       clearTokens();
-      set({ ...signedOut });
+      set({ ...signedOut, expired: wasSignedIn });
     },
   };
 });

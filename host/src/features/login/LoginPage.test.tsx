@@ -46,6 +46,14 @@ describe('/login (spec §2, §5, §8)', () => {
     expect(document.title).toBe('Connexion · Quarantine Console');
   });
 
+  it('after a session that ended on its own (refused refresh), says it expired', async () => {
+    useSession.setState({ expired: true });
+    renderWithTheme(<LoginPage />);
+    await waitFor(() =>
+      expect(useNotices.getState().notices.map((n) => n.title)).toContain('Votre session a expiré : reconnectez-vous.'),
+    );
+  });
+
   it('validates: e-mail and password required, e-mail must be valid; nothing is sent', async () => {
     renderWithTheme(<LoginPage />);
     await fillAndSubmit('', '');

@@ -1,7 +1,7 @@
 import { useSession } from '@qc/auth';
 import { useDocumentTitle, useThemeToken } from '@qc/ui';
 import { notify } from '@qc/ui-state';
-import { lazy, Suspense, type CSSProperties } from 'react';
+import { lazy, Suspense, useEffect, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '../controls/LanguageSelect';
 import { ThemeToggle } from '../controls/ThemeToggle';
@@ -26,6 +26,10 @@ export function LoginPage({ onSubmitStart, year = new Date().getFullYear() }: Lo
   const { t } = useTranslation('host');
   const token = useThemeToken();
   const requires2FA = useSession((s) => s.requires2FA);
+  const expired = useSession((s) => s.expired);
+  useEffect(() => {
+    if (expired) notify({ type: 'warning', title: t('login.session_expired') });
+  }, [expired, t]);
   useDocumentTitle(requires2FA ? t('login.totp_title') : t('login.title'));
 
   const page: CSSProperties = { minHeight: '100vh', display: 'flex', flexDirection: 'column', color: token.colorText };
