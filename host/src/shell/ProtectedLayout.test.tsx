@@ -1,6 +1,6 @@
 import { resetSessionForTests } from '@qc/auth';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { registerShellStrings } from '../i18n/shell';
@@ -63,6 +63,16 @@ describe('protected layout (spec §2)', () => {
     renderShell('/no/such/page');
     await screen.findByRole('navigation', { name: 'Navigation principale' });
     expect(document.title).toBe('Page introuvable · Quarantine Console');
+  });
+
+  it('going to another page puts the focus on its content (not on a link that is gone, nor nowhere)', async () => {
+    signIn();
+    mockApi(() => jsonResponse(200, USER));
+    renderShell('/dashboard');
+    const nav = screen.getByRole('navigation', { name: 'Navigation principale' });
+    expect(screen.getByTestId('content')).not.toHaveFocus();
+    await userEvent.setup().click(await within(nav).findByRole('link', { name: 'Historique' }));
+    await waitFor(() => expect(screen.getByTestId('content')).toHaveFocus());
   });
 
   it('a user does not see it', async () => {

@@ -7,7 +7,7 @@ import { useSession } from '@qc/auth';
 import { documentTitle, PageLoading, useThemeToken } from '@qc/ui';
 import { useTheme } from '@qc/ui-state';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { useRemotes } from '../app/remotes';
@@ -73,6 +73,15 @@ export function ProtectedLayout() {
     setShownPath(pathname);
     if (narrow) setCollapsed(true);
   }
+  // Another page: the focus goes to its content (a screen reader reads on from there, and Tab
+  // goes on from the page's start), instead of staying on a link that is gone, or on nothing.
+  const content = useRef<HTMLElement>(null);
+  const firstPath = useRef(pathname);
+  useEffect(() => {
+    if (pathname === firstPath.current) return;
+    firstPath.current = '';
+    content.current?.focus({ preventScroll: true });
+  }, [pathname]);
   useEffect(() => {
     if (!overlay) return;
     const onKey = (e: KeyboardEvent) => {
@@ -167,7 +176,12 @@ export function ProtectedLayout() {
         ) : null}
         {/* Room at the end of every page for the floating feedback button (40 px, 24 px from the
             corner): scrolled to the end, no cell, chart or preview stays under it. */}
-        <Layout.Content style={{ margin: narrow ? 12 : 24, paddingBottom: 48 }} data-testid="content">
+        <Layout.Content
+          ref={content}
+          tabIndex={-1}
+          style={{ margin: narrow ? 12 : 24, paddingBottom: 48, outline: 'none' }}
+          data-testid="content"
+        >
           <Suspense fallback={<PageLoading />}>
             <Outlet />
           </Suspense>

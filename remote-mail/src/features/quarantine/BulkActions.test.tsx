@@ -68,6 +68,8 @@ describe('bulk actions of the quarantine list', () => {
     // The list refreshes and the selection is dropped; the result stays.
     await waitFor(() => expect(listCalls(calls).length).toBeGreaterThan(1));
     await waitFor(() => expect(screen.getByTestId('quarantine-bulk-release')).toBeDisabled());
+    // The pressed buttons are disabled now: the focus stays with their group, not the page's start.
+    expect(screen.getByTestId('quarantine-bulk')).toHaveFocus();
     jest.useFakeTimers();
     try {
       act(() => jest.advanceTimersByTime(30_000));

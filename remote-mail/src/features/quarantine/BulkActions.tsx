@@ -6,6 +6,7 @@ import Modal from 'antd/es/modal';
 import { errorMessageKey, readApiError } from '@qc/api-client';
 import { notify, type Notice } from '@qc/ui-state';
 import type { TFunction } from 'i18next';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { revealBidi } from '../email/bidi';
 import { failureReason } from './failure-reason';
@@ -101,6 +102,7 @@ export function BulkActions({
   const [modal, contextHolder] = Modal.useModal();
   const bulk = useBulkAction();
   const ids = items.map((i) => i.id);
+  const group = useRef<HTMLDivElement>(null);
 
   const run = async (action: BulkAction) => {
     const subjects = new Map(items.map((i) => [i.id, i.subject]));
@@ -110,6 +112,9 @@ export function BulkActions({
       if (notice) notify(notice);
       onOutcome(outcome);
       onDone();
+      // The buttons just pressed are now disabled (nothing is selected): the focus, which would
+      // fall to the page's start, stays with this group.
+      group.current?.focus();
     } catch (error) {
       notify({
         type: 'error',
@@ -135,7 +140,16 @@ export function BulkActions({
     });
 
   return (
-    <Flex gap={8} wrap role="group" aria-label={t('quarantine.bulk.label')}>
+    <Flex
+      ref={group}
+      tabIndex={-1}
+      gap={8}
+      wrap
+      role="group"
+      aria-label={t('quarantine.bulk.label')}
+      style={{ outline: 'none' }}
+      data-testid="quarantine-bulk"
+    >
       {contextHolder}
       <Button
         icon={<CheckCircleOutlined aria-hidden />}
