@@ -5,6 +5,7 @@ import Dropdown from 'antd/es/dropdown';
 import { useSession } from '@qc/auth';
 import { usePhoneLayout, useThemeToken, VisuallyHidden } from '@qc/ui';
 import { notify } from '@qc/ui-state';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { markSigningOut } from '../app/location';
@@ -37,6 +38,7 @@ export function ProfileMenu() {
   const phone = usePhoneLayout();
   const logout = useSession((s) => s.logout);
   const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
 
   const onLogout = async () => {
     markSigningOut();
@@ -48,6 +50,10 @@ export function ProfileMenu() {
     <Dropdown
       trigger={['click']}
       placement="bottomRight"
+      // Opened from the keyboard, the focus goes into the menu (its arrow keys then move in it).
+      autoFocus
+      open={open}
+      onOpenChange={setOpen}
       menu={{
         items: [
           { key: 'profile', icon: <UserOutlined aria-hidden />, label: t('nav.profile') },
@@ -60,7 +66,13 @@ export function ProfileMenu() {
         },
       }}
     >
-      <Button type="text" data-testid="profile-menu" style={{ height: 40, paddingInline: 8 }}>
+      <Button
+        type="text"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        data-testid="profile-menu"
+        style={{ height: 40, paddingInline: 8 }}
+      >
         {/* Named by what it shows, the initials left out (they repeat the name), then what it is:
             an aria-label instead would hide the visible name from speech input (WCAG 2.5.3). */}
         <span aria-hidden="true">

@@ -75,6 +75,18 @@ describe('protected layout (spec §2)', () => {
     await waitFor(() => expect(screen.getByTestId('content')).toHaveFocus());
   });
 
+  it('the profile menu button says it opens a menu, and whether it is open', async () => {
+    signIn();
+    mockApi(() => jsonResponse(200, USER));
+    renderShell('/dashboard');
+    const button = screen.getByTestId('profile-menu');
+    expect(button).toHaveAttribute('aria-haspopup', 'menu');
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.setup().click(button);
+    expect(await screen.findByRole('menuitem', { name: /Se déconnecter/ })).toBeInTheDocument();
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+  });
+
   it('a user does not see it', async () => {
     signIn();
     mockApi(() => jsonResponse(200, USER));

@@ -43,6 +43,9 @@ function ScoreFilter({
         onChange={(v) => setDraft(v === null || v === undefined ? '' : String(v))}
         onPressEnter={flush}
         step={0.5}
+        // No spin buttons (antd names them "Increase Value" in English whatever the language): the
+        // arrow keys still step by 0.5.
+        controls={false}
         decimalSeparator={decimalSeparator(i18n.resolvedLanguage ?? 'fr')}
         min={min}
         max={max}
