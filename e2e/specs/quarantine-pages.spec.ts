@@ -350,7 +350,7 @@ test('History: the actions with their results and links, filtered by action, sco
   // The e-mail link opens that e-mail.
   await page
     .getByTestId('history-row')
-    .filter({ hasText: m(3).id })
+    .filter({ hasText: m(3).subject })
     .getByTestId('history-email-link')
     .click();
   await expect(page).toHaveURL(new RegExp(`/mail/${m(3).id}$`));

@@ -14,6 +14,11 @@ export const HistoryEntry = z.object({
   user: z.object({ id: z.string().nullable(), email: z.string(), role: Role }),
   action: HistoryAction,
   email_id: z.string(),
+  /**
+   * The e-mail as the caller may see it (its subject: null when it has none), or null when they
+   * may not (an attempt on someone else's mail is recorded, but its subject is not theirs to read).
+   */
+  email: z.object({ subject: z.string().nullable() }).nullable(),
   ip_address: z.string().nullable(),
   result: z.enum(['success', 'failure']),
   /** The error code of a failure (e.g. relay_refused, email_not_found); null on success. */

@@ -2,6 +2,8 @@ import { dateFilterBound, type HistoryList, type HistoryListQuery } from '@qc/co
 import type { Db } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
 import type { AuthContext } from '../auth/auth.service';
+import { visibleSubjects } from '../quarantine/quarantine.repository';
+import { scopeFor } from '../quarantine/quarantine.service';
 import { listHistory, type HistoryScope } from './history.repository';
 
 /** A user sees their own actions, a domain_admin those of their domain's users (themselves included), an admin all. */
@@ -40,6 +42,8 @@ export async function historyPage(db: Db, auth: AuthContext, query: HistoryListQ
   );
   const page = rows.slice(0, query.page_size);
   const last = page[page.length - 1];
+  // Which mail each row is about, by its subject, for the mails the caller may see as in the list.
+  const subjects = await visibleSubjects(db, [...new Set(page.map((r) => r.email_id))], scopeFor(auth.user));
   return {
     results: page.map((r) => ({
       id: r.id,
@@ -47,6 +51,7 @@ export async function historyPage(db: Db, auth: AuthContext, query: HistoryListQ
       user: { id: r.actor_id, email: r.actor_email, role: r.actor_role },
       action: r.action,
       email_id: r.email_id,
+      email: subjects.has(r.email_id) ? { subject: subjects.get(r.email_id) ?? null } : null,
       ip_address: r.ip_address,
       result: r.result,
       code: r.code,

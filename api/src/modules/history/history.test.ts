@@ -11,6 +11,7 @@ interface Entry {
   user: { id: string | null; email: string; role: string };
   action: string;
   email_id: string;
+  email: { subject: string | null } | null;
   ip_address: string | null;
   result: string;
   code: string | null;
@@ -64,6 +65,16 @@ test('admin sees every action, newest first, with the client IP from a trusted p
 test('a user sees their own actions; a domain_admin those of their domain’s users', async () => {
   expect((await history('ann@a.example')).results.map((r) => r.user.email)).toEqual(['ann@a.example', 'ann@a.example']);
   expect((await history('carl@b.example')).results.map((r) => r.action)).toEqual(['delete', 'download']);
+  // Each row names its mail by subject, only where the caller may see that mail: carl's attempt on
+  // ann's mail is recorded, its subject is not carl's to read.
+  expect((await history('carl@b.example')).results.map((r) => r.email)).toEqual([null, { subject: 'one' }]);
+  expect((await history('root@admin.example')).results.map((r) => r.email?.subject)).toEqual([
+    'two',
+    'two',
+    'two',
+    'one',
+    'one',
+  ]);
   expect((await history('boss@a.example')).results.map((r) => r.user.email)).toEqual([
     'boss@a.example',
     'ann@a.example',

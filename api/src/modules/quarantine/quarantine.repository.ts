@@ -568,6 +568,22 @@ export async function firstRecipients(
   return rows.map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
 }
 
+/** Subjects of those messages the caller sees (through any recipient of theirs), by id. */
+export async function visibleSubjects(
+  db: DbExecutor,
+  ids: string[],
+  scope: Scope,
+): Promise<Map<string, string | null>> {
+  const visible = [...new Set((await firstRecipients(db, ids, scope, 1)).map((r) => r.message_id))];
+  if (!visible.length) return new Map();
+  const rows = await db
+    .selectFrom('quarantine_messages')
+    .select(['id', 'subject'])
+    .where('id', 'in', visible)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.subject]));
+}
+
 /** The SQL of firstRecipients (exported for the query-plan test). */
 export function firstRecipientsQuery(db: DbExecutor, ids: string[], scope: Scope, perMessage: number) {
   return sql<RecipientRow>`select message_id, recipient, status, updated_at from (

@@ -27,6 +27,7 @@ function entry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
     user: { id: 'u1', email: 'jane@example.com', role: 'user' },
     action: 'release',
     email_id: 'm42',
+    email: { subject: 'You won a prize' },
     ip_address: '192.0.2.10',
     result: 'success',
     code: null,
@@ -58,7 +59,14 @@ describe('history page', () => {
       jsonResponse(200, {
         results: [
           entry(),
-          entry({ id: 'h2', action: 'delete', email_id: 'm7', result: 'failure', code: 'email_not_found' }),
+          entry({
+            id: 'h2',
+            action: 'delete',
+            email_id: 'm7',
+            email: null,
+            result: 'failure',
+            code: 'email_not_found',
+          }),
         ],
         next_cursor: null,
       }),
@@ -71,7 +79,9 @@ describe('history page', () => {
     expect(first).toHaveTextContent('Libération');
     expect(first).toHaveTextContent('192.0.2.10');
     expect(first).toHaveTextContent('Succès');
-    expect(within(first).getByRole('link', { name: 'm42' })).toHaveAttribute('href', '/mail/m42');
+    // The mail by its subject; one the caller may not see (an attempt on another's mail) by its id.
+    expect(within(first).getByRole('link', { name: 'You won a prize' })).toHaveAttribute('href', '/mail/m42');
+    expect(within(second).getByRole('link', { name: 'm7' })).toHaveAttribute('href', '/mail/m7');
     expect(second).toHaveTextContent('Suppression');
     expect(second).toHaveTextContent('Échec');
 
@@ -209,7 +219,7 @@ describe('history page', () => {
       expect(summary).toHaveTextContent('Libération');
       expect(within(summary).getByTestId('history-result')).toHaveTextContent('Échec');
       expect(within(summary).getByTestId('history-reason')).not.toBeEmptyDOMElement();
-      expect(within(summary).getByRole('link', { name: 'm42' })).toHaveAttribute('href', '/mail/m42');
+      expect(within(summary).getByRole('link', { name: 'You won a prize' })).toHaveAttribute('href', '/mail/m42');
       expect(summary).toHaveTextContent('jane@example.com ·');
       expect(summary).toHaveTextContent('· 192.0.2.10');
     } finally {

@@ -17,6 +17,7 @@ import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/u
 import { Field } from '../filters/Field';
 import { PeriodField } from '../filters/PeriodField';
 import { TextFilter } from '../filters/TextFilter';
+import { revealBidi } from '../email/bidi';
 import { useToday } from '../filters/useToday';
 import { failureReason } from '../quarantine/failure-reason';
 import { CELL_LINK } from '../quarantine/quarantine.format';
@@ -68,11 +69,20 @@ export function HistoryPage() {
   const actionCell = (v: HistoryEntry['action']) => (
     <Tag color={ACTION_COLORS[v] ?? 'default'}>{t(`history.actions.${v}`, { defaultValue: v })}</Tag>
   );
-  const emailCell = (v: string) => (
-    <Link to={`/mail/${encodeURIComponent(v)}`} title={v} style={CELL_LINK} data-testid="history-email-link">
-      {v}
-    </Link>
-  );
+  // The mail by its subject where the caller may see it (else its id, as recorded).
+  const emailCell = (entry: HistoryEntry) => {
+    const name = entry.email ? revealBidi(entry.email.subject ?? t('no_subject')) : entry.email_id;
+    return (
+      <Link
+        to={`/mail/${encodeURIComponent(entry.email_id)}`}
+        title={entry.email ? `${name} (${entry.email_id})` : name}
+        style={CELL_LINK}
+        data-testid="history-email-link"
+      >
+        {name}
+      </Link>
+    );
+  };
   // A failure says why, in words, under its tag (visible: no hover-only tooltip).
   const resultCell = (entry: HistoryEntry) => (
     <Flex vertical align="flex-start" gap={2}>
@@ -102,7 +112,7 @@ export function HistoryPage() {
                 {actionCell(entry.action)}
                 {resultCell(entry)}
               </Flex>
-              {emailCell(entry.email_id)}
+              {emailCell(entry)}
               <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
                 <span title={entry.user.email}>{entry.user.email}</span> · {dateCell(entry.date)}
                 {entry.ip_address ? ` · ${entry.ip_address}` : null}
@@ -138,7 +148,7 @@ export function HistoryPage() {
           title: t('history.columns.email'),
           dataIndex: 'email_id',
           ellipsis: { showTitle: false },
-          render: emailCell,
+          render: (_: string, entry) => emailCell(entry),
         },
         {
           key: 'ip',
