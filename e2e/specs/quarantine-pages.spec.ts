@@ -1,7 +1,8 @@
 import type { Locator, Page } from '@playwright/test';
 import { axeFindings, iconNamedControls } from '../lib/a11y';
 import { apiAs } from '../lib/api-client';
-import { discardHeldMail, ingestDirect, mailInfo, plainMessage, sinkMessages, tag } from '../lib/mail';
+import { createMailUser, discardHeldMail, ingestDirect, mailInfo, plainMessage, sinkMessages, tag } from '../lib/mail';
+import { signInApi } from '../lib/seed';
 import type { SeedUser } from '../lib/stack';
 import { apiAnswer, expect, notice, signInQuick, test } from '../lib/test';
 import { createUser } from '../lib/users';
@@ -581,3 +582,58 @@ test('the list fits a 1280 px screen: a long subject, sender and recipient list 
     await apiAs(other).del(`/api/quarantine/${id}/`);
   }
 });
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the tags of every action, score band and status read at 4.5:1, ${theme} theme`, async ({ page, stack }) => {
+    // antd writes gold, cyan, green… tags (purple in dark) in shades that read at 2.7–3.9:1 on their
+    // own background; the page tests' corpus is all "reject".
+    const owner = await createMailUser(`a11y-tags-${theme}`, 'tags.example');
+    if (theme === 'dark') {
+      const access = await signInApi(stack.baseURL, owner.email, owner.password);
+      const res = await page.request.put('/api/users/me/preferences/', {
+        headers: { Authorization: `Bearer ${access}` },
+        data: { theme_mode: 'dark', default_page_size: 50 },
+      });
+      expect(res.status()).toBe(200);
+    }
+    const t = tag();
+    const mails: [string, number][] = [
+      ['greylist', 2],
+      ['add_header', 6],
+      ['no_action', 11],
+      ['soft_reject', 16],
+      ['rewrite_subject', 3],
+      ['quarantine', 8],
+      ['reject', 20],
+    ];
+    try {
+      for (const [action, score] of mails) {
+        await ingestDirect(
+          plainMessage({
+            from: `tags.${t}@sender.example`,
+            to: owner.email,
+            subject: `${action} ${t}`,
+            messageId: `${action}.${t}@x`,
+          }),
+          { from: `tags.${t}@sender.example`, to: [owner.email], action, score },
+        );
+      }
+      await signInQuick(page, owner, '/mail?status=all');
+      await expect(page.getByRole('table').getByRole('link')).toHaveCount(mails.length);
+      // One deleted (its grey status, and a "Succès" row in the history).
+      await page.getByRole('table').getByRole('link').first().click();
+      await page.getByTestId('email-delete').click();
+      await page.getByTestId('email-delete-confirm').click();
+      await expect(page.getByTestId('quarantine-page')).toBeVisible();
+      await page.goto('/mail?status=all');
+      await expect(page.getByRole('table').getByRole('link')).toHaveCount(mails.length);
+      const findings = (await axeFindings(page, '[data-testid="quarantine-table"]')).map((f) => `list: ${f}`);
+      await page.goto('/history');
+      await expect(page.getByTestId('history-table').getByRole('link')).toHaveCount(1);
+      findings.push(...(await axeFindings(page, '[data-testid="history-table"]')).map((f) => `history: ${f}`));
+      expect(findings).toEqual([]);
+    } finally {
+      await discardHeldMail(owner.email);
+    }
+  });
+}
