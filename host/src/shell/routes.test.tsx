@@ -66,6 +66,9 @@ describe('route guards (spec §2, DESIGN §3)', () => {
       const router = visit(path, 'user');
       expect(await screen.findByText('Page introuvable')).toBeInTheDocument();
       expect(router.state.location.pathname).toBe(path);
+      // antd's picture is titled "No Found" in English: shown, not read out.
+      expect(screen.getByTestId('result-picture-404')).toHaveAttribute('aria-hidden', 'true');
+      expect(screen.getByTestId('result-picture-404').querySelector('svg')).not.toBeNull();
     },
   );
 

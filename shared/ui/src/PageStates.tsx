@@ -82,3 +82,17 @@ export function ComingSoon({ title }: { title?: string }) {
     />
   );
 }
+
+/**
+ * antd's 404 and 500 pictures, for Result's `icon` (with a status that is not '404'/'500', which
+ * would draw them bare): they are SVGs titled in English ("No Found", "Server Error"), which screen
+ * readers read out on French pages. Here they are shown, not read.
+ */
+export function ResultPicture({ kind }: { kind: '404' | '500' }) {
+  const Picture = kind === '404' ? Result.PRESENTED_IMAGE_404 : Result.PRESENTED_IMAGE_500;
+  return (
+    <span aria-hidden="true" data-testid={`result-picture-${kind}`}>
+      <Picture />
+    </span>
+  );
+}

@@ -3,7 +3,15 @@
  * boundary, page states. Never renders notices itself (use notify() from @qc/ui-state).
  */
 export { ThemeRoot, useThemeToken, type ThemeRootProps } from './ThemeRoot';
-export { PageLoading, PageError, PageEmpty, TableEmptyText, ComingSoon, type PageErrorProps } from './PageStates';
+export {
+  PageLoading,
+  PageError,
+  PageEmpty,
+  TableEmptyText,
+  ComingSoon,
+  ResultPicture,
+  type PageErrorProps,
+} from './PageStates';
 export { PageHeader } from './PageHeader';
 export { VisuallyHidden } from './VisuallyHidden';
 export { usePhoneLayout } from './usePhoneLayout';

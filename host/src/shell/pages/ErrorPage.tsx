@@ -1,5 +1,6 @@
 import Button from 'antd/es/button';
 import Result from 'antd/es/result';
+import { ResultPicture } from '@qc/ui';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router-dom';
@@ -13,7 +14,8 @@ export function ErrorPage() {
   }, [error]);
   return (
     <Result
-      status="500"
+      status="info"
+      icon={<ResultPicture kind="500" />}
       title={<h1 style={{ fontSize: 24, margin: 0 }}>{t('error_page.title')}</h1>}
       subTitle={t('error_page.description')}
       data-testid="route-error"

@@ -1,5 +1,6 @@
 import Button from 'antd/es/button';
 import Result from 'antd/es/result';
+import { ResultPicture } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 
@@ -9,7 +10,8 @@ export function NotFoundPage() {
   const navigate = useNavigate();
   return (
     <Result
-      status="404"
+      status="info"
+      icon={<ResultPicture kind="404" />}
       title={<h1 style={{ fontSize: 24, margin: 0 }}>{t('not_found.title')}</h1>}
       subTitle={t('not_found.description')}
       data-testid="not-found"
