@@ -112,6 +112,15 @@ describe('quarantine list (mail)', () => {
     }
   }, 20_000);
 
+  it('the hidden copy of the header antd measures widths with holds no Tab stop (inert)', async () => {
+    mockApi(() => jsonResponse(200, { results: [listItem()], next_cursor: null }));
+    renderQuarantine();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const measure = document.querySelectorAll('.ant-table-measure-row');
+    expect(measure.length).toBeGreaterThan(0);
+    await waitFor(() => measure.forEach((row) => expect(row).toHaveAttribute('inert')));
+  });
+
   it('asks for the page size of the user preference, and the size changer puts another in the URL', async () => {
     usePreferences.setState({ preferences: { ...DEFAULT_PREFERENCES, defaultPageSize: 20 } });
     const { calls } = mockApi(() => jsonResponse(200, { results: [listItem()], next_cursor: null }));

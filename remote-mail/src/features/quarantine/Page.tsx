@@ -16,7 +16,16 @@ import {
   VisuallyHidden,
 } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
-import { useMemo, useState, type Key, type HTMLAttributes, type KeyboardEvent, type MouseEvent } from 'react';
+import {
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type Key,
+  type HTMLAttributes,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
@@ -246,8 +255,15 @@ export function QuarantinePage() {
       },
     }) as HTMLAttributes<HTMLElement>;
 
+  // antd copies the column titles, the "select this page" checkbox included, into a hidden row it
+  // measures widths with (aria-hidden, 0 px high): that copy was a Tab stop leading nowhere.
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    section.current?.querySelectorAll('.ant-table-measure-row').forEach((row) => row.setAttribute('inert', ''));
+  });
+
   return (
-    <section aria-labelledby="quarantine-title" data-testid="quarantine-page">
+    <section ref={section} aria-labelledby="quarantine-title" data-testid="quarantine-page">
       <PageHeader
         title={<span id="quarantine-title">{t('quarantine.title')}</span>}
         description={t('quarantine.description')}
