@@ -63,6 +63,7 @@ const en: typeof mail = {
       message: 'Message',
     },
     more_recipients: '+{{count}}',
+    status_count: '{{status}}: {{count}}',
     purged: 'Expired',
     purged_help: 'Retention deleted the original message: it can no longer be released or downloaded.',
     filters: {

@@ -61,6 +61,7 @@ const mail = {
       message: 'Message',
     },
     more_recipients: '+{{count}}',
+    status_count: '{{status}} : {{count}}',
     purged: 'Expiré',
     purged_help: 'Le message d’origine a été supprimé par la rétention : il ne peut plus être libéré ni téléchargé.',
     filters: {

@@ -185,6 +185,11 @@ export const QuarantineItem = z.object({
    * pending, release_failed, release_unknown, releasing, released, deleted.
    */
   status: QuarantineStatus,
+  /**
+   * Only when the caller's recipients are not all in one status (one released, one still held):
+   * how many are in each. Under "released" such a mail shows `status` pending, and this says why.
+   */
+  status_counts: z.partialRecord(QuarantineStatus, z.number().int().positive()).optional(),
   size: z.number().int().nonnegative(),
   /** False once retention purged the original message: it can no longer be released or downloaded. */
   raw_available: z.boolean(),

@@ -221,6 +221,7 @@ export async function listQuarantine(
       score: m.score === null ? null : Number(m.score),
       action: m.action,
       status: summary.view,
+      ...(Object.keys(summary.counts).length > 1 ? { status_counts: summary.counts } : {}),
       size: Number(m.size),
       raw_available: m.raw_purged_at === null,
     };

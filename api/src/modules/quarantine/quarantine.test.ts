@@ -438,3 +438,28 @@ test('a Message-ID of 900 characters in any script (3 KB: over a PostgreSQL B-tr
     (await list('ann@a.example', `?q=${encodeURIComponent(short.slice(1, -1))}`)).results.map((r) => r.id),
   ).toEqual([shortId]);
 });
+
+// Last: it adds a mail the tests above do not expect.
+test('a mail whose recipients differ in status says how many are in each; one in a single status does not', async () => {
+  const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example', 'bob@a.example'] }), mime({ subject: 'Mixed zq7' }));
+  const del = await t.app.inject({
+    method: 'DELETE',
+    url: `/api/quarantine/${id}/`,
+    headers: bearer(tokens['ann@a.example']!),
+  });
+  expect(del.statusCode).toBe(204);
+  const item = async (email: string, status: string) =>
+    (await list(email, `?status=${status}&q=zq7`)).results.find((r) => r.id === id) as Item & {
+      status_counts?: Record<string, number>;
+    };
+  // bob's copy is still held: the domain admin's row is pending, also under "deleted", and says so.
+  for (const status of ['all', 'deleted', 'pending']) {
+    expect(await item('boss@a.example', status)).toMatchObject({
+      status: 'pending',
+      status_counts: { pending: 1, deleted: 1 },
+    });
+  }
+  const own = await item('ann@a.example', 'all');
+  expect(own.status).toBe('deleted');
+  expect(own).not.toHaveProperty('status_counts');
+});

@@ -82,6 +82,20 @@ describe('quarantine list (mail)', () => {
     expect(marks.slice(1)).toEqual([null, null]);
   }, 20_000);
 
+  it('an e-mail whose recipients differ in status says how many are in each, under its tag', async () => {
+    mockApi(() =>
+      jsonResponse(200, {
+        results: [listItem({ id: 'm1', status: 'pending', status_counts: { pending: 1, released: 2 } }), listItem()],
+        next_cursor: null,
+      }),
+    );
+    renderQuarantine('/mail?status=released');
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    const counts = rows().map((r) => within(r).queryByTestId('quarantine-status-counts'));
+    expect(counts[0]).toHaveTextContent('En attente : 1 · Libéré : 2');
+    expect(counts[1]).toBeNull();
+  }, 20_000);
+
   it('on a phone, each e-mail is one stacked cell (subject, sender → recipient, date, score, status), most filters folded', async () => {
     const wide = onPhoneScreen();
     try {

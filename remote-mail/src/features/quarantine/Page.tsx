@@ -45,7 +45,7 @@ import {
   STATUS_COLORS,
 } from './quarantine.format';
 import { useQuarantineList } from './quarantine.queries';
-import { HELD, LIMITS, PAGE_SIZES, type QuarantineItem } from './quarantine.types';
+import { EMAIL_STATUSES, HELD, LIMITS, PAGE_SIZES, type QuarantineItem } from './quarantine.types';
 
 const MAX_PAGE_SIZE = LIMITS.maxPageSize;
 
@@ -135,8 +135,10 @@ export function QuarantinePage() {
     );
   };
   // Still held but past retention: it can only be deleted now, which the status alone would not say.
-  const statusCell = ({ status, raw_available }: QuarantineItem) => (
-    <Flex wrap gap={4}>
+  // Recipients in several statuses (one released, one held): how many in each, in words, under
+  // the tag, since the tag shows the status that still needs action.
+  const statusCell = ({ status, raw_available, status_counts }: QuarantineItem) => (
+    <Flex wrap gap={4} align="center">
       <Tag color={STATUS_COLORS[status] ?? 'default'} style={{ marginInlineEnd: 0 }}>
         {t(`statuses.${status}`, { defaultValue: status })}
       </Tag>
@@ -146,6 +148,13 @@ export function QuarantinePage() {
           {/* The tooltip is for a mouse; a screen reader reads why with the tag. */}
           <VisuallyHidden>{` (${t('quarantine.purged_help')})`}</VisuallyHidden>
         </Tag>
+      ) : null}
+      {status_counts ? (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="quarantine-status-counts">
+          {EMAIL_STATUSES.filter((s) => status_counts[s])
+            .map((s) => t('quarantine.status_count', { status: t(`statuses.${s}`), count: status_counts[s] }))
+            .join(' · ')}
+        </Typography.Text>
       ) : null}
     </Flex>
   );
