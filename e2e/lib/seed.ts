@@ -101,6 +101,17 @@ export async function signInApi(baseURL: string, email: string, password: string
   return ((await res.json()) as { access: string }).access;
 }
 
+/** Saves a user's dark theme on their account, so their next sign-in shows it (as from /settings). */
+export async function saveDarkTheme(baseURL: string, user: { email: string; password: string }): Promise<void> {
+  const access = await signInApi(baseURL, user.email, user.password);
+  const res = await fetch(`${baseURL}/api/users/me/preferences/`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${access}` },
+    body: JSON.stringify({ theme_mode: 'dark', default_page_size: 50 }),
+  });
+  if (res.status !== 200) throw new Error(`saving the dark theme answered ${res.status}: ${await res.text()}`);
+}
+
 function seedDatabase(list: SeedMessage[], env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
     execFile(

@@ -1,5 +1,5 @@
 import { axeFindings, iconNamedControls } from '../lib/a11y';
-import { signInApi } from '../lib/seed';
+import { saveDarkTheme } from '../lib/seed';
 import { expect, signInQuick, signInUi, signOutUi, test } from '../lib/test';
 import { totp, totpStep } from '../lib/totp';
 import { createUser } from '../lib/users';
@@ -25,14 +25,7 @@ for (const theme of ['light', 'dark'] as const) {
   test(`no WCAG A/AA findings on the console's pages, ${theme} theme`, async ({ page, stack }) => {
     test.setTimeout(150_000);
     const user = await createUser(`a11y-${theme}`, 'admin');
-    if (theme === 'dark') {
-      const access = await signInApi(stack.baseURL, user.email, user.password);
-      const res = await page.request.put('/api/users/me/preferences/', {
-        headers: { Authorization: `Bearer ${access}` },
-        data: { theme_mode: 'dark', default_page_size: 50 },
-      });
-      expect(res.status()).toBe(200);
-    }
+    if (theme === 'dark') await saveDarkTheme(stack.baseURL, user);
     await signInQuick(page, user, '/dashboard');
     // The theme asked for is the one shown (the page's background: black or light grey), once the
     // account's preferences have been merged.

@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { axeFindings, iconNamedControls } from '../lib/a11y';
 import { apiAs } from '../lib/api-client';
 import { createMailUser, discardHeldMail, ingestDirect, mailInfo, plainMessage, sinkMessages, tag } from '../lib/mail';
-import { signInApi } from '../lib/seed';
+import { saveDarkTheme } from '../lib/seed';
 import type { SeedUser } from '../lib/stack';
 import { apiAnswer, expect, notice, signInQuick, test } from '../lib/test';
 import { createUser } from '../lib/users';
@@ -588,14 +588,7 @@ for (const theme of ['light', 'dark'] as const) {
     // antd writes gold, cyan, green… tags (purple in dark) in shades that read at 2.7–3.9:1 on their
     // own background; the page tests' corpus is all "reject".
     const owner = await createMailUser(`a11y-tags-${theme}`, 'tags.example');
-    if (theme === 'dark') {
-      const access = await signInApi(stack.baseURL, owner.email, owner.password);
-      const res = await page.request.put('/api/users/me/preferences/', {
-        headers: { Authorization: `Bearer ${access}` },
-        data: { theme_mode: 'dark', default_page_size: 50 },
-      });
-      expect(res.status()).toBe(200);
-    }
+    if (theme === 'dark') await saveDarkTheme(stack.baseURL, owner);
     const t = tag();
     const mails: [string, number][] = [
       ['greylist', 2],

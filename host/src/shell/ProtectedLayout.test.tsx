@@ -49,20 +49,15 @@ describe('protected layout (spec §2)', () => {
     expect(await within(nav).findByRole('link', { name: 'Avis' })).toHaveAttribute('href', '/feedback');
   });
 
-  it('the tab title names the page, or says it was not found', async () => {
+  it.each([
+    ['/history', 'Historique · Quarantine Console'],
+    ['/no/such/page', 'Page introuvable · Quarantine Console'],
+  ])('the tab title names the page, or says it was not found: %s', async (path, title) => {
     signIn();
     mockApi(() => jsonResponse(200, USER));
-    renderShell('/history');
+    renderShell(path);
     await screen.findByRole('navigation', { name: 'Navigation principale' });
-    expect(document.title).toBe('Historique · Quarantine Console');
-  });
-
-  it('the tab title of an unknown path says so', async () => {
-    signIn();
-    mockApi(() => jsonResponse(200, USER));
-    renderShell('/no/such/page');
-    await screen.findByRole('navigation', { name: 'Navigation principale' });
-    expect(document.title).toBe('Page introuvable · Quarantine Console');
+    expect(document.title).toBe(title);
   });
 
   it('going to another page puts the focus on its content (not on a link that is gone, nor nowhere)', async () => {
