@@ -266,7 +266,7 @@ test('bulk release with a partial failure: released ones and failed ones (with t
 // ---------------------------------------------------------------------------------------------
 // History
 
-/** The rows shown: [user, action, e-mail id, result], in the page's order. */
+/** The rows shown: [user, action, e-mail (its subject), result], in the page’s order. */
 function historyRows(page: Page) {
   return page
     .getByTestId('history-table')
@@ -295,8 +295,9 @@ async function shownHistory(page: Page, change: () => Promise<unknown>): Promise
 
 const ACTION_FR = { download: 'Téléchargement', release: 'Libération', delete: 'Suppression' } as const;
 const RESULT_FR = { success: 'Succès', failure: 'Échec' } as const;
+// The e-mail by its subject: every viewer here may see the mails of these lines.
 const line = (user: SeedUser, action: keyof typeof ACTION_FR, mail: Mail, result: keyof typeof RESULT_FR) =>
-  [user.email, ACTION_FR[action], mail.id, RESULT_FR[result]].join(' | ');
+  [user.email, ACTION_FR[action], mail.subject, RESULT_FR[result]].join(' | ');
 
 /** Picks `option` in the antd Select labelled `label`. */
 async function choose(page: Page, label: string, option: string) {
@@ -327,10 +328,10 @@ test('History: the actions with their results and links, filtered by action, sco
   expect((await historyRows(page)).sort()).toEqual([...ownerLines].sort());
   // The failures say why, in words, under the result.
   const failures = page.getByTestId('history-row').filter({ hasText: 'Échec' });
-  await expect(failures.filter({ hasText: m(4).id }).getByTestId('history-reason')).toHaveText(
+  await expect(failures.filter({ hasText: m(4).subject }).getByTestId('history-reason')).toHaveText(
     'Cet e-mail a été supprimé.',
   );
-  await expect(failures.filter({ hasText: m(6).id }).getByTestId('history-reason')).toHaveText(
+  await expect(failures.filter({ hasText: m(6).subject }).getByTestId('history-reason')).toHaveText(
     'Cet e-mail a déjà été libéré.',
   );
 
