@@ -30,8 +30,8 @@ export function createAuthFetch(baseFetch?: typeof fetch) {
     let fresh: string;
     try {
       fresh = await refreshTokens(used);
-    } catch {
-      useSession.getState().expireSession();
+    } catch (error) {
+      useSession.getState().expireSession(error);
       return first;
     }
     // Replayed once: a second 401 goes back to the caller as is.

@@ -61,9 +61,17 @@ describe('start-up check (spec §4)', () => {
   it('a session that ends on its own is "expired"; a sign-out is not, and the next sign-in clears it', async () => {
     useSession.setState({ isLoading: false });
     expect(state().expired).toBe(false); // a first visit, without tokens
+    // A refresh the api could not answer (network, 503) signs out too, without "expired".
     useSession.setState({ isAuthenticated: true, user: USER });
-    state().expireSession();
+    state().expireSession(new AuthError('Failed to fetch', 0, 'network_error'));
+    expect(state()).toMatchObject({ isAuthenticated: false, expired: false });
+    useSession.setState({ isAuthenticated: true, user: USER });
+    state().expireSession(new AuthError('Refresh token revoked', 401, 'token_invalid'));
     expect(state()).toMatchObject({ isAuthenticated: false, expired: true });
+    state().dismissExpired();
+    expect(state().expired).toBe(false);
+    useSession.setState({ isAuthenticated: true, user: USER });
+    state().expireSession(new AuthError('Refresh token revoked', 401, 'token_invalid'));
     mockFetch((c) =>
       c.url === '/api/auth/login/'
         ? jsonResponse(200, { access: makeJwt(300), refresh: 'r1' })
@@ -72,6 +80,16 @@ describe('start-up check (spec §4)', () => {
     await state().login('jane@example.com', 'pw');
     expect(state()).toMatchObject({ isAuthenticated: true, expired: false });
     await state().logout();
+    expect(state()).toMatchObject({ isAuthenticated: false, expired: false });
+  });
+
+  it('with a refresh the api cannot answer (network down) is signed out, but not "expired"', async () => {
+    localStorage.setItem('accessToken', makeJwt(-10));
+    localStorage.setItem('refreshToken', 'r1');
+    mockFetch(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    await state().initialize();
     expect(state()).toMatchObject({ isAuthenticated: false, expired: false });
   });
 

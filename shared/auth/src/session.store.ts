@@ -36,8 +36,13 @@ export interface SessionState {
   logout: () => Promise<void>;
   /** Keeps the user fresh (the shell re-reads /api/users/me/). */
   setUser: (user: CurrentUser) => void;
-  /** Refresh failed or no refresh token: clear tokens and the user (the host then shows /login). */
-  expireSession: () => void;
+  /**
+   * Refresh failed or no refresh token: clear tokens and the user (the host then shows /login).
+   * `error` is why: only a refusal (401/403: expired or revoked) marks the session `expired`.
+   */
+  expireSession: (error?: unknown) => void;
+  /** The login page told the user their session expired: it is not told again. */
+  dismissExpired: () => void;
 }
 
 const signedOut = {
@@ -51,6 +56,11 @@ const signedOut = {
 
 /** How long a sign-out waits for the api to revoke the session before signing out locally anyway. */
 export const LOGOUT_TIMEOUT_MS = 5_000;
+
+/** The api said no to the session (expired, revoked), as opposed to not answering. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof AuthError && (error.status === 401 || error.status === 403);
+}
 
 let initPromise: Promise<void> | null = null;
 let storageListener: ((e: StorageEvent) => void) | null = null;
@@ -83,11 +93,12 @@ export const useSession = create<SessionState>()((set, get) => {
         user = await fetchCurrentUser(await refreshTokens(access));
       }
       set({ user, isAuthenticated: true, isLoading: false });
-    } catch {
-      // No refresh token, a refused refresh, or no user: signed out (expired if there was a session).
+    } catch (e) {
+      // No refresh token, a refused refresh, or no user: signed out. "Expired" only when the api
+      // refused the session, not when it could not be reached.
       const hadSession = getRefreshToken() !== null;
       clearTokens();
-      set({ ...signedOut, expired: hadSession });
+      set({ ...signedOut, expired: hadSession && isRefusal(e) });
     }
   }
 
@@ -165,11 +176,13 @@ export const useSession = create<SessionState>()((set, get) => {
       set({ user });
     },
 
-    expireSession: () => {
+    expireSession: (error) => {
       const wasSignedIn = get().isAuthenticated;
       clearTokens();
-      set({ ...signedOut, expired: wasSignedIn });
+      set({ ...signedOut, expired: wasSignedIn && isRefusal(error) });
     },
+
+    dismissExpired: () => set({ expired: false }),
   };
 });
 

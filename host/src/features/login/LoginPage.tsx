@@ -28,7 +28,9 @@ export function LoginPage({ onSubmitStart, year = new Date().getFullYear() }: Lo
   const requires2FA = useSession((s) => s.requires2FA);
   const expired = useSession((s) => s.expired);
   useEffect(() => {
-    if (expired) notify({ type: 'warning', title: t('login.session_expired') });
+    if (!expired) return;
+    notify({ type: 'warning', title: t('login.session_expired') });
+    useSession.getState().dismissExpired(); // said once, not again in another language
   }, [expired, t]);
   useDocumentTitle(requires2FA ? t('login.totp_title') : t('login.title'));
 
