@@ -1,8 +1,9 @@
 import { resetSessionForTests } from '@qc/auth';
+import { useDocumentTitle } from '@qc/ui';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { createMemoryRouter, Link, RouterProvider } from 'react-router-dom';
 import { registerShellStrings } from '../i18n/shell';
 import { jsonResponse, mockApi, signIn, USER } from '../test-utils';
 import { ProtectedLayout } from './ProtectedLayout';
@@ -49,15 +50,38 @@ describe('protected layout (spec §2)', () => {
     expect(await within(nav).findByRole('link', { name: 'Avis' })).toHaveAttribute('href', '/feedback');
   });
 
-  it.each([
-    ['/history', 'Historique · Quarantine Console'],
-    ['/no/such/page', 'Page introuvable · Quarantine Console'],
-  ])('the tab title names the page, or says it was not found: %s', async (path, title) => {
+  it('the tab title names the page; a page may name it better, and leaving it gives the route name back', async () => {
     signIn();
     mockApi(() => jsonResponse(200, USER));
-    renderShell(path);
+    registerShellStrings();
+    function Subject() {
+      useDocumentTitle('You won a prize');
+      return <Link to="/mail">back</Link>;
+    }
+    const router = createMemoryRouter(
+      [
+        {
+          path: '/',
+          element: <ProtectedLayout />,
+          children: [
+            { path: 'mail/:id', element: <Subject /> },
+            { path: '*', element: <p>page content</p> },
+          ],
+        },
+      ],
+      { initialEntries: ['/history'] },
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
     await screen.findByRole('navigation', { name: 'Navigation principale' });
-    expect(document.title).toBe(title);
+    expect(document.title).toBe('Historique · Quarantine Console');
+    await act(() => router.navigate('/mail/m1'));
+    expect(document.title).toBe('You won a prize · Quarantine Console');
+    await userEvent.setup().click(screen.getByRole('link', { name: 'back' }));
+    await waitFor(() => expect(document.title).toBe('Quarantaine · Quarantine Console'));
   });
 
   it('going to another page puts the focus on its content (not on a link that is gone, nor nowhere)', async () => {

@@ -39,16 +39,20 @@ function useCurrentUserQuery() {
   }, [me.data, setUser]);
 }
 
-/** The tab's title names the page (in the user's language): several console tabs can be told apart. */
+/**
+ * The tab's title names the page (in the user's language): several console tabs can be told apart.
+ * Set again on every path, so leaving an e-mail (whose page names the tab by its subject) for the
+ * list under the same entry gives the list's name back; the not-found page names itself.
+ */
 function usePageTitle() {
   const { t } = useTranslation('host');
   const { pathname } = useLocation();
   const entry = selectedEntry(pathname, ROUTES);
-  const page = entry ? t(`nav.${entry.id}`, { defaultValue: '' }) : t('not_found.title');
+  const page = entry ? t(`nav.${entry.id}`, { defaultValue: '' }) : '';
   // A layout effect: it runs before the pages' own (useDocumentTitle), which may be more precise.
   useLayoutEffect(() => {
     document.title = documentTitle(page);
-  }, [page]);
+  }, [page, pathname]);
 }
 
 /** The authenticated wrapper (spec §2): drawer, top bar, profile menu, main content, feedback button. */

@@ -66,6 +66,7 @@ describe('route guards (spec §2, DESIGN §3)', () => {
       const router = visit(path, 'user');
       expect(await screen.findByText('Page introuvable')).toBeInTheDocument();
       expect(router.state.location.pathname).toBe(path);
+      expect(document.title).toBe('Page introuvable · Quarantine Console');
       // antd's picture is titled "No Found" in English: shown, not read out.
       expect(screen.getByTestId('result-picture-404')).toHaveAttribute('aria-hidden', 'true');
       expect(screen.getByTestId('result-picture-404').querySelector('svg')).not.toBeNull();

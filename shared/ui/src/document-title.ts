@@ -8,11 +8,12 @@ export function documentTitle(page: string | null | undefined): string {
 }
 
 /**
- * For a page that knows better than its route (an e-mail's subject). The shell sets the route's
- * title in a layout effect, which runs before this one, so this one wins on the same render.
+ * For a page that knows better than its route (an e-mail's subject, "not found"). The shell sets
+ * the route's title in a layout effect, which runs before this one; this one runs after every
+ * render, so it wins again when the shell re-sets it (a language switch re-renders both).
  */
 export function useDocumentTitle(page: string | null | undefined): void {
   useEffect(() => {
     if (page) document.title = documentTitle(page);
-  }, [page]);
+  });
 }

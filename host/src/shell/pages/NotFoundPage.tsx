@@ -1,6 +1,6 @@
 import Button from 'antd/es/button';
 import Result from 'antd/es/result';
-import { ResultPicture } from '@qc/ui';
+import { ResultPicture, useDocumentTitle } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 
@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router-dom';
 export function NotFoundPage() {
   const { t } = useTranslation('host');
   const navigate = useNavigate();
+  useDocumentTitle(t('not_found.title'));
   return (
     <Result
       status="info"
