@@ -77,11 +77,18 @@ test('on a phone the drawer starts collapsed and leaves the page the width; the 
     .click();
   await expect(page.getByRole('heading', { name: 'Quarantaine' })).toBeVisible();
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(64);
-  // Escape closes it too.
+  // Like a dialog: the focus goes into it, the page behind is out of reach, and Escape closes it,
+  // giving the focus back to the toggle.
   await page.getByRole('button', { name: 'Déplier le menu' }).click();
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(240);
+  await expect
+    .poll(() => page.evaluate(() => !!document.activeElement?.closest('nav[aria-label="Navigation principale"]')))
+    .toBe(true);
+  await expect(page.getByTestId('content').locator('xpath=ancestor::*[@inert]')).toHaveCount(1);
   await page.keyboard.press('Escape');
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(64);
+  await expect(page.getByTestId('drawer-toggle')).toBeFocused();
+  await expect(page.getByTestId('content').locator('xpath=ancestor::*[@inert]')).toHaveCount(0);
 });
 
 test('on a phone a message page fits the screen, long addresses and a long user name included', async ({ page }) => {

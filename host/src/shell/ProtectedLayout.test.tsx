@@ -21,6 +21,7 @@ function renderShell(path: string) {
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
+  return router;
 }
 
 beforeEach(() => {
@@ -91,6 +92,17 @@ describe('protected layout (spec §2)', () => {
     const nav = screen.getByRole('navigation', { name: 'Navigation principale' });
     expect(screen.getByTestId('content')).not.toHaveFocus();
     await userEvent.setup().click(await within(nav).findByRole('link', { name: 'Historique' }));
+    await waitFor(() => expect(screen.getByTestId('content')).toHaveFocus());
+  });
+
+  it('a redirect (replace) leaves the focus alone', async () => {
+    signIn();
+    mockApi(() => jsonResponse(200, USER));
+    const router = renderShell('/');
+    await screen.findByRole('navigation', { name: 'Navigation principale' });
+    await act(() => router.navigate('/dashboard', { replace: true }));
+    expect(screen.getByTestId('content')).not.toHaveFocus();
+    await act(() => router.navigate('/history'));
     await waitFor(() => expect(screen.getByTestId('content')).toHaveFocus());
   });
 

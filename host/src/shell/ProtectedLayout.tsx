@@ -17,6 +17,7 @@ import { FeedbackButton } from '../features/feedback/FeedbackButton';
 import { pushPreferences } from '../features/settings/preferences-sync';
 import { useAccountPreferences } from '../features/settings/settings.queries';
 import { NavMenu, selectedEntry } from './NavMenu';
+import { useFocusOnNavigation, useOverlayDrawer } from './shell-focus';
 import { ROUTES } from './route-table';
 import { ProfileMenu } from './ProfileMenu';
 
@@ -68,32 +69,9 @@ export function ProtectedLayout() {
   useCurrentUserQuery();
   useAccountPreferences();
   usePageTitle();
-  // There, the expanded drawer lies over the page (which keeps its width) and closes once a page is
-  // chosen, on its backdrop, or with Escape.
-  const overlay = narrow && !collapsed;
-  const { pathname } = useLocation();
-  const [shownPath, setShownPath] = useState(pathname);
-  if (shownPath !== pathname) {
-    setShownPath(pathname);
-    if (narrow) setCollapsed(true);
-  }
-  // Another page: the focus goes to its content (a screen reader reads on from there, and Tab
-  // goes on from the page's start), instead of staying on a link that is gone, or on nothing.
+  const { overlay, nav, toggle, close: closeDrawer } = useOverlayDrawer(narrow, collapsed, setCollapsed);
   const content = useRef<HTMLElement>(null);
-  const firstPath = useRef(pathname);
-  useEffect(() => {
-    if (pathname === firstPath.current) return;
-    firstPath.current = '';
-    content.current?.focus({ preventScroll: true });
-  }, [pathname]);
-  useEffect(() => {
-    if (!overlay) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setCollapsed(true);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [overlay]);
+  useFocusOnNavigation(content);
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -135,7 +113,7 @@ export function ProtectedLayout() {
         >
           {collapsed ? 'QC' : t('common:app.name')}
         </Link>
-        <nav aria-label={t('nav.main')}>
+        <nav ref={nav} aria-label={t('nav.main')}>
           <NavMenu dark={dark} />
         </nav>
       </Layout.Sider>
@@ -146,12 +124,13 @@ export function ProtectedLayout() {
           <div
             aria-hidden
             data-testid="drawer-backdrop"
-            onClick={() => setCollapsed(true)}
+            onClick={closeDrawer}
             style={{ position: 'fixed', inset: 0, zIndex: 1000, background: token.colorBgMask }}
           />
         </>
       ) : null}
-      <Layout>
+      {/* Behind the open overlay drawer, the page is out of reach (Tab, screen readers). */}
+      <Layout inert={overlay}>
         <Layout.Header
           style={{
             display: 'flex',
@@ -167,6 +146,7 @@ export function ProtectedLayout() {
             icon={collapsed ? <MenuUnfoldOutlined aria-hidden /> : <MenuFoldOutlined aria-hidden />}
             aria-label={collapsed ? t('layout.expand') : t('layout.collapse')}
             aria-expanded={!collapsed}
+            ref={toggle}
             data-testid="drawer-toggle"
             onClick={() => setCollapsed((c) => !c)}
           />
