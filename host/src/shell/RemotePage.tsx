@@ -32,7 +32,7 @@ export function RemotePage({ entry }: { entry: RouteEntry }) {
   const listed = useRemotes((s) => (entry.remote ? entry.remote.container in s.remotes : false));
   const id = remoteId(entry);
   const name = t(`nav.${entry.id}`);
-  const { pathname } = useLocation();
+  const { key: visit } = useLocation();
 
   if (!entry.ready || !id || !entry.remote) return <PlaceholderPage title={name} />;
   if (status === 'loading') return <PageLoading />;
@@ -46,5 +46,5 @@ export function RemotePage({ entry }: { entry: RouteEntry }) {
       />
     );
   }
-  return <RemoteModule key={id} id={id} name={name} load={loaderFor(id)} location={pathname} />;
+  return <RemoteModule key={id} id={id} name={name} load={loaderFor(id)} location={visit} />;
 }

@@ -64,8 +64,9 @@ export interface RemoteModuleProps {
   load: RemoteLoader;
   fallback?: ReactNode;
   /**
-   * Where the user is within the remote (its path): going elsewhere clears a render error, as a
-   * page that crashed on one e-mail must not keep the whole remote down.
+   * Which visit of the remote this is (the router location's key): going anywhere, the same page
+   * included, clears a render error, as a page that crashed on one e-mail or one filter must not
+   * keep the whole remote down.
    */
   location?: string;
 }

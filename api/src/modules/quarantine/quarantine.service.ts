@@ -272,12 +272,15 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
   if (delivery) {
     const accepted = parseJsonArray<string>(delivery.accepted).filter(visible);
     const rejected = parseJsonArray<string>(delivery.rejected).filter(visible);
+    const outcome = outcomeSeenBy(delivery.outcome, accepted, rejected);
     attempt = {
-      outcome: outcomeSeenBy(delivery.outcome, accepted, rejected),
+      outcome,
       started_at: iso(delivery.started_at),
       finished_at: delivery.finished_at === null ? null : iso(delivery.finished_at),
       by: delivery.actor_email,
-      response: delivery.response,
+      // A partial release seen as refused: the relay's final answer (250, queued for the others)
+      // is not this caller's; their refusal's own text is not kept per recipient.
+      response: outcome === 'relay_refused' && delivery.outcome === 'partially_released' ? null : delivery.response,
       accepted,
       rejected,
     };

@@ -157,7 +157,7 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
       okText: t('email.act.resend'),
       cancelText: t('email.act.cancel'),
       okButtonProps: { ...testId('email-resend-confirm'), danger: true },
-      autoFocusButton: 'cancel', // not undone by Enter: focus starts on Cancel
+      focusable: { autoFocusButton: 'cancel' }, // not undone by Enter: focus starts on Cancel
       cancelButtonProps: testId('email-confirm-cancel'),
       onOk: () => doRelease(true),
     });
@@ -190,7 +190,7 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
       okText: t('email.act.delete'),
       cancelText: t('email.act.cancel'),
       okButtonProps: { ...testId('email-delete-confirm'), danger: true },
-      autoFocusButton: 'cancel', // not undone by Enter: focus starts on Cancel
+      focusable: { autoFocusButton: 'cancel' }, // not undone by Enter: focus starts on Cancel
       cancelButtonProps: testId('email-confirm-cancel'),
       onOk: async () => {
         try {

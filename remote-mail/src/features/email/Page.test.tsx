@@ -524,6 +524,23 @@ describe('e-mail detail (mail/{id})', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'You won a prize' })).toBeInTheDocument();
   });
 
+  it('an e-mail gone meanwhile (404 on the refetch after an action) says so instead of a stale copy', async () => {
+    let gets = 0;
+    mockApi((call) => {
+      if (call.method === 'GET' && call.path === DETAIL)
+        return ++gets === 1 ? jsonResponse(200, emailDetail()) : jsonResponse(404, { detail: 'x', code: 'not_found' });
+      if (call.method === 'POST' && call.path === RELEASE)
+        return jsonResponse(404, { detail: 'Not found', code: 'email_not_found' });
+      return jsonResponse(404, { detail: 'Not found', code: 'not_found' });
+    });
+    await openDetail();
+    const u = user();
+    await u.click(screen.getByTestId('email-release'));
+    await u.click(await screen.findByTestId('email-release-confirm'));
+    expect(await screen.findByTestId('email-not-found')).toBeInTheDocument();
+    expect(screen.queryByTestId('email-detail')).toBeNull();
+  });
+
   it('a release refused for some recipients only is shown as partial, naming those still held', async () => {
     serve(
       emailDetail({

@@ -249,8 +249,9 @@ export default function EmailDetailPage() {
   if (email.isPending) return <PageLoading />;
   // A refetch that fails (the server went away after an action) keeps the e-mail shown: the action's
   // own notice says what failed, and the page must not vanish under the user.
+  // Gone meanwhile (404 on a refetch): the page says so rather than keep a stale copy with live actions.
+  if (email.isError && readApiError(email.error).status === 404) return <EmailNotFound />;
   if (email.data !== undefined) return <EmailView email={email.data} />;
-  if (readApiError(email.error).status === 404) return <EmailNotFound />;
   return (
     <PageError
       title={t('email.error_title')}

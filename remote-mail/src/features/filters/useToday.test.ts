@@ -18,4 +18,16 @@ describe('useToday', () => {
     act(() => jest.advanceTimersByTime(3_600_000));
     expect(result.current.getDate()).toBe(24);
   });
+
+  it('a sleep across midnight (the timer late): the day is checked again when the page is looked at', () => {
+    jest.useFakeTimers({ now: new Date(2026, 10, 22, 18, 0, 0) });
+    const { result } = renderHook(() => useToday());
+    const opened = result.current;
+    act(() => window.dispatchEvent(new Event('focus')));
+    expect(result.current).toBe(opened); // the same day: nothing changes
+    // Asleep: the clock jumps to the next morning while the timer has not fired.
+    jest.setSystemTime(new Date(2026, 10, 23, 9, 0, 0));
+    act(() => document.dispatchEvent(new Event('visibilitychange')));
+    expect(result.current.getDate()).toBe(23);
+  });
 });

@@ -10,8 +10,19 @@ export function useToday(): Date {
   useEffect(() => {
     const nextDay = new Date(now);
     nextDay.setHours(24, 0, 0, 0);
-    const timer = setTimeout(() => setNow(new Date()), nextDay.getTime() - Date.now());
-    return () => clearTimeout(timer);
+    const renew = () => {
+      if (Date.now() >= nextDay.getTime()) setNow(new Date());
+    };
+    const timer = setTimeout(renew, nextDay.getTime() - Date.now());
+    // A laptop asleep at midnight: its timers do not count the sleep, so the day is checked again
+    // when the page is looked at.
+    document.addEventListener('visibilitychange', renew);
+    window.addEventListener('focus', renew);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', renew);
+      window.removeEventListener('focus', renew);
+    };
   }, [now]);
   return now;
 }

@@ -135,7 +135,7 @@ export function BulkActions({
       okButtonProps: { danger: action === 'delete', 'data-testid': 'quarantine-bulk-confirm' } as ButtonProps,
       cancelText: t('email.act.cancel'),
       // A deletion cannot be undone: Enter on the dialog must not do it (focus starts on Cancel).
-      autoFocusButton: action === 'delete' ? 'cancel' : 'ok',
+      focusable: { autoFocusButton: action === 'delete' ? 'cancel' : 'ok' },
       onOk: () => run(action),
     });
 
