@@ -326,6 +326,8 @@ const en: typeof mail = {
       release_unknown:
         'The relay’s answer was lost: the message may already have been delivered. Sending it again could deliver it twice.',
       partly_refused: 'Delivered to the other recipients. Refused by the relay, still in quarantine: {{recipients}}.',
+      settled_deleted: 'Deleted on {{date}}: it can no longer be released.',
+      settled_released: 'Released on {{date}}: it was delivered to its recipients.',
       last_attempt_failed: 'The last release attempt failed. The e-mail stays in quarantine.',
       resend_confirm_title: 'Send it again anyway?',
       resend_confirm_body: 'The first attempt may have succeeded: recipients could get the message twice.',

@@ -337,6 +337,8 @@ const mail = {
       release_unknown:
         'La réponse du relais a été perdue : le message a peut-être déjà été remis. Le renvoyer pourrait le remettre deux fois.',
       partly_refused: 'Remis aux autres destinataires. Refusé par le relais, toujours en quarantaine : {{recipients}}.',
+      settled_deleted: 'Supprimé le {{date}} : il ne peut plus être libéré.',
+      settled_released: 'Libéré le {{date}} : il a été remis à ses destinataires.',
       last_attempt_failed: 'La dernière tentative de libération a échoué. L’e-mail reste en quarantaine.',
       resend_confirm_title: 'Renvoyer malgré tout ?',
       resend_confirm_body:

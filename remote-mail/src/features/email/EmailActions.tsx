@@ -5,7 +5,7 @@ import Flex from 'antd/es/flex';
 import Modal from 'antd/es/modal';
 import Typography from 'antd/es/typography';
 import { errorMessageKey, isHTTPError, readApiError } from '@qc/api-client';
-import { usePhoneLayout } from '@qc/ui';
+import { formatDateTime, usePhoneLayout } from '@qc/ui';
 import { notify } from '@qc/ui-state';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -76,6 +76,14 @@ function serverFailure(email: QuarantineDetail): ReleaseFailure | null {
   return { code, response: email.delivery?.response ?? null };
 }
 
+/** When the caller's recipients last changed status (the release or deletion that settled them). */
+function lastUpdate(email: QuarantineDetail): string {
+  return email.recipients.reduce(
+    (last, r) => (Date.parse(r.updated_at) > Date.parse(last) ? r.updated_at : last),
+    email.received_at,
+  );
+}
+
 const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;
 
 /**
@@ -83,7 +91,7 @@ const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;
  * from Modal.useModal(): rendered in this tree, so themed by the remote's own ConfigProvider.
  */
 export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; onDeleted: () => void }) {
-  const { t } = useTranslation('mail');
+  const { t, i18n } = useTranslation('mail');
   const [modal, contextHolder] = Modal.useModal();
   const release = useReleaseEmail(email.id);
   const remove = useDeleteEmail(email.id);
@@ -96,6 +104,13 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
   const canDelete = HELD.includes(email.status) || held.length > 0;
   const recipients = (held.length ? held : email.recipients).map((r) => r.address).join(', ');
   const shown = failure ?? serverFailure(email);
+  // Nothing left to release or delete: the disabled buttons say why, and since when.
+  const settled =
+    !canRelease && !canDelete && (email.status === 'deleted' || email.status === 'released')
+      ? t(`email.act.settled_${email.status}`, {
+          date: formatDateTime(lastUpdate(email), i18n.resolvedLanguage ?? 'fr', 'medium'),
+        })
+      : null;
   // Only recipients whose last outcome is unknown: sending again needs the explicit confirmation.
   const onlyUnknown =
     held.length > 0 ? held.every((r) => r.status === 'release_unknown') : email.status === 'release_unknown';
@@ -261,6 +276,11 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
           {t('email.act.delete')}
         </Button>
       </Flex>
+      {settled ? (
+        <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }} data-testid="email-settled">
+          {settled}
+        </Typography.Paragraph>
+      ) : null}
       {shown ? (
         <Alert
           type={shown.code === 'release_unknown' || shown.code === 'partly_refused' ? 'warning' : 'error'}

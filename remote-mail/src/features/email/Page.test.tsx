@@ -541,6 +541,21 @@ describe('e-mail detail (mail/{id})', () => {
     expect(screen.queryByTestId('email-detail')).toBeNull();
   });
 
+  it('a deleted e-mail says since when, beside its disabled actions', async () => {
+    serve(
+      emailDetail({
+        status: 'deleted',
+        recipients: [{ address: 'jane@example.com', status: 'deleted', updated_at: '2026-11-21T08:15:00Z' }],
+      }),
+    );
+    await openDetail();
+    expect(screen.getByTestId('email-release')).toBeDisabled();
+    expect(screen.getByTestId('email-delete')).toBeDisabled();
+    expect(screen.getByTestId('email-settled')).toHaveTextContent(
+      /^Supprimé le 21 nov\. 2026.*: il ne peut plus être libéré\.$/,
+    );
+  });
+
   it('a release refused for some recipients only is shown as partial, naming those still held', async () => {
     serve(
       emailDetail({
