@@ -288,8 +288,9 @@ const en: typeof mail = {
       symbol: 'Symbol',
       score: 'Score',
       description: 'Description and options',
-      group: 'Group',
-      in_group: 'Group: {{group}}',
+      group: 'Groups',
+      in_group_one: 'Group: {{group}}',
+      in_group_other: 'Groups: {{group}}',
       empty: 'No symbols.',
     },
     attachments: {

@@ -299,8 +299,9 @@ const mail = {
       symbol: 'Symbole',
       score: 'Score',
       description: 'Description et options',
-      group: 'Groupe',
-      in_group: 'Groupe : {{group}}',
+      group: 'Groupes',
+      in_group_one: 'Groupe : {{group}}',
+      in_group_other: 'Groupes : {{group}}',
       empty: 'Aucun symbole.',
     },
     attachments: {

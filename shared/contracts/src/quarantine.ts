@@ -215,9 +215,19 @@ export const RspamdSymbol = z.object({
   score: z.number(),
   description: z.string().nullable(),
   options: z.array(z.string()),
+  /** The symbol's first group (kept for older clients); `groups` has them all. */
   group: z.string().nullable(),
+  groups: z.array(z.string()),
 });
 export type RspamdSymbol = z.infer<typeof RspamdSymbol>;
+
+/**
+ * A stored symbol with its groups: those stored before `groups` existed had only `group`.
+ * (Rspamd itself sends `group` and, with some settings, `groups`.)
+ */
+export function withGroups(s: Omit<RspamdSymbol, 'groups'> & { groups?: string[] }): RspamdSymbol {
+  return { ...s, groups: s.groups ?? (s.group === null ? [] : [s.group]) };
+}
 
 export const MailHeader = z.object({ name: z.string(), value: z.string() });
 export type MailHeader = z.infer<typeof MailHeader>;

@@ -182,6 +182,12 @@ export interface RspamdFacts {
   country: string | null;
 }
 
+/** Rspamd's `group` and `groups`, merged without repeats (`group` first when given). */
+function symbolGroups(group: string | undefined, groups: string[] | undefined): Pick<RspamdSymbol, 'group' | 'groups'> {
+  const all = [...new Set([...(group ? [group] : []), ...(groups ?? [])])];
+  return { group: all[0] ?? null, groups: all };
+}
+
 export function rspamdFacts(meta: IngestMeta): RspamdFacts {
   const entries = Object.entries(meta.rspamd?.symbols ?? {});
   const symbols: RspamdSymbol[] = entries
@@ -190,7 +196,7 @@ export function rspamdFacts(meta: IngestMeta): RspamdFacts {
       score: s.score ?? s.metric_score ?? 0,
       description: s.description ?? null,
       options: s.options ?? [],
-      group: s.group ?? s.groups?.[0] ?? null,
+      ...symbolGroups(s.group, s.groups),
     }))
     .sort((a, b) => b.score - a.score || a.symbol.localeCompare(b.symbol));
   const names = new Set(symbols.map((s) => s.symbol));

@@ -209,16 +209,34 @@ describe('storage and parsing', () => {
     ]);
     expect(d.attachments).toEqual([{ name: 'invoice.pdf', type: 'application/pdf', size: 9 }]);
     expect(d.urls).toEqual(['https://phish.example/login?a=1&b=2', 'https://two.example/x']);
+    // Every group Rspamd gives (spec §3 "groups"), not only the first.
     expect(d.symbols).toEqual([
-      { symbol: 'R_SPF_FAIL', score: 1, description: 'SPF fail', options: ['-all'], group: 'spf' },
+      { symbol: 'R_SPF_FAIL', score: 1, description: 'SPF fail', options: ['-all'], group: 'spf', groups: ['spf'] },
       {
         symbol: 'ASN',
         score: 0,
         description: null,
         options: ['asn:64500, ipnet:192.0.2.0/24, country:fr'],
         group: null,
+        groups: [],
       },
-      { symbol: 'R_DKIM_ALLOW', score: -0.2, description: null, options: [], group: 'dkim' },
+      {
+        symbol: 'R_DKIM_ALLOW',
+        score: -0.2,
+        description: null,
+        options: [],
+        group: 'dkim',
+        groups: ['dkim', 'policies'],
+      },
+    ]);
+    // A message stored before `groups` existed reads with its one group.
+    await t.db
+      .updateTable('quarantine_messages')
+      .set({ symbols: JSON.stringify([{ symbol: 'OLD', score: 1, description: null, options: [], group: 'old' }]) })
+      .where('id', '=', id)
+      .execute();
+    expect((await detail(id)).symbols).toEqual([
+      { symbol: 'OLD', score: 1, description: null, options: [], group: 'old', groups: ['old'] },
     ]);
     expect(d.html_body).toContain('phish.example');
     expect(d.headers).toEqual(expect.arrayContaining([{ name: 'message-id', value: '<abc-123@spam.example>' }]));

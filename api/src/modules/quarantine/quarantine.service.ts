@@ -1,6 +1,7 @@
 import {
   dateFilterBound,
   DETAIL_RECIPIENTS,
+  withGroups,
   HELD_STATUSES,
   LIST_ITEM_RECIPIENTS,
   QUARANTINE_MESSAGES,
@@ -316,7 +317,7 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
     mime_user: m.mime_user,
     attachments: parseJsonArray<MailAttachment>(m.attachments),
     urls: parseJsonArray<string>(m.urls),
-    symbols: parseJsonArray<RspamdSymbol>(m.symbols),
+    symbols: parseJsonArray<RspamdSymbol>(m.symbols).map(withGroups),
     headers: parseJsonArray<MailHeader>(m.headers),
     text_body: m.body_text,
     html_body: m.body_html,

@@ -84,6 +84,7 @@ describe('e-mail detail (mail/{id})', () => {
     expect(symbols).toHaveTextContent('Listed in URIBL black');
     expect(symbols).toHaveTextContent('evil.example.com');
     expect(symbols).toHaveTextContent('statistics');
+    expect(symbols).toHaveTextContent('dkim, policies'); // every group of a symbol (spec §3)
     await user().click(within(symbols).getAllByText('Score')[0]!);
     await waitFor(() => expect(scores()).toEqual(['-0,5', '1,0', '5,1', '7,5']));
 
@@ -108,6 +109,7 @@ describe('e-mail detail (mail/{id})', () => {
             description: 'From \u202Etxt.exe',
             options: ['pay\u202Elap@x.example'],
             group: 'headers',
+            groups: ['headers'],
           },
         ],
       }),
@@ -156,6 +158,7 @@ describe('e-mail detail (mail/{id})', () => {
       expect(uribl).toHaveTextContent('Listed in URIBL black');
       expect(uribl).toHaveTextContent('evil.example.com');
       expect(uribl).toHaveTextContent('Groupe : rbl');
+      expect(screen.getAllByTestId('email-symbol-summary')[2]).toHaveTextContent('Groupes : dkim, policies');
       expect(headerNames('email-attachments')).toEqual(['Pièce jointe']);
       expect(screen.getByTestId('email-attachments')).toHaveTextContent('invoice[U+202E]fdp.exe');
       expect(screen.getByTestId('email-attachments')).toHaveTextContent('application/octet-stream · 2 ko');

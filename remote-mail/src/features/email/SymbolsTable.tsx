@@ -66,9 +66,11 @@ export function SymbolsTable({ symbols }: { symbols: RspamdSymbol[] }) {
             <div data-testid="email-symbol-summary">
               {name(v)}
               {details(s)}
-              {s.group ? (
+              {s.groups.length ? (
                 <div>
-                  <Typography.Text type="secondary">{t('email.symbols.in_group', { group: s.group })}</Typography.Text>
+                  <Typography.Text type="secondary">
+                    {t('email.symbols.in_group', { count: s.groups.length, group: s.groups.join(', ') })}
+                  </Typography.Text>
                 </div>
               ) : null}
             </div>
@@ -88,9 +90,9 @@ export function SymbolsTable({ symbols }: { symbols: RspamdSymbol[] }) {
         {
           key: 'group',
           title: t('email.symbols.group'),
-          dataIndex: 'group',
+          dataIndex: 'groups',
           width: 140,
-          render: (v: string | null) => v || t('none'),
+          render: (v: string[]) => (v.length ? v.join(', ') : t('none')),
         },
       ];
   return (
