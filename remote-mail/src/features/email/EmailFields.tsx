@@ -15,7 +15,7 @@ import {
   STATUS_COLORS,
 } from '../quarantine/quarantine.format';
 import type { QuarantineDetail, QuarantineStatus } from '../quarantine/quarantine.types';
-import { revealBidi } from './bidi';
+import { revealBidi, shownSubject } from './bidi';
 
 /**
  * An address or a domain with a break opportunity after each '@' and '.', so that a narrow column
@@ -90,7 +90,7 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
     {
       key: 'subject',
       label: t('email.fields.subject'),
-      children: email.subject !== null ? revealBidi(email.subject) : t('no_subject'),
+      children: shownSubject(email.subject, t('no_subject')),
       span: 'filled',
     },
     { key: 'score', label: t('email.fields.score'), children: score },

@@ -21,6 +21,7 @@ import { EmailFields } from './EmailFields';
 import { useEmail } from './email.queries';
 import { EmailNotFound } from './EmailNotFound';
 import { preStyle, RawSource } from './RawSource';
+import { shownSubject } from './bidi';
 import { defangUrl, revealBidi } from './safe-html';
 import { SafePreview } from './SafePreview';
 import { SymbolsTable } from './SymbolsTable';
@@ -165,13 +166,14 @@ function DetectedUrls({ urls }: { urls: string[] }) {
 function EmailView({ email }: { email: QuarantineDetail }) {
   const { t } = useTranslation('mail');
   const back = useBackToList();
-  useDocumentTitle(email.subject !== null ? revealBidi(email.subject) : t('no_subject'));
+  const subject = shownSubject(email.subject, t('no_subject'));
+  useDocumentTitle(subject);
   return (
     <article aria-labelledby="email-title" data-testid="email-detail">
       <PageHeader
         title={
           <span id="email-title" style={{ wordBreak: 'break-word' }}>
-            {email.subject !== null ? revealBidi(email.subject) : t('no_subject')}
+            {subject}
           </span>
         }
         description={t('email.from', { sender: revealBidi(email.sender) })}

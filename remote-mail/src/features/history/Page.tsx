@@ -17,7 +17,7 @@ import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/u
 import { Field } from '../filters/Field';
 import { PeriodField } from '../filters/PeriodField';
 import { TextFilter } from '../filters/TextFilter';
-import { revealBidi } from '../email/bidi';
+import { shownSubject } from '../email/bidi';
 import { useToday } from '../filters/useToday';
 import { failureReason } from '../quarantine/failure-reason';
 import { CELL_LINK } from '../quarantine/quarantine.format';
@@ -71,7 +71,7 @@ export function HistoryPage() {
   );
   // The mail by its subject where the caller may see it (else its id, as recorded).
   const emailCell = (entry: HistoryEntry) => {
-    const name = entry.email ? revealBidi(entry.email.subject ?? t('no_subject')) : entry.email_id;
+    const name = entry.email ? shownSubject(entry.email.subject, t('no_subject')) : entry.email_id;
     return (
       <Link
         to={`/mail/${encodeURIComponent(entry.email_id)}`}

@@ -8,7 +8,7 @@ import { notify, type Notice } from '@qc/ui-state';
 import type { TFunction } from 'i18next';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { revealBidi } from '../email/bidi';
+import { shownSubject } from '../email/bidi';
 import { failureReason } from './failure-reason';
 import { useBulkAction } from './quarantine.queries';
 import type { BulkAction, BulkItemResult, QuarantineItem } from './quarantine.types';
@@ -71,7 +71,7 @@ export function BulkOutcomeAlert({ outcome, onClose }: { outcome: BulkOutcome; o
           {outcome.failures.map((f) => (
             <li key={f.id} data-testid="quarantine-bulk-failure">
               {t('quarantine.bulk.failed_item', {
-                subject: f.subject === null ? t('no_subject') : revealBidi(f.subject),
+                subject: shownSubject(f.subject, t('no_subject')),
                 reason: f.reason,
               })}
             </li>
