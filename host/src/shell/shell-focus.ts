@@ -42,6 +42,7 @@ export function useOverlayDrawer(narrow: boolean, collapsed: boolean, setCollaps
     refocusToggle.current = true;
     setCollapsed(true);
   };
+  const closeOnEscape = useEffectEvent(close);
   useEffect(() => {
     if (!overlay) {
       if (refocusToggle.current) toggle.current?.focus();
@@ -51,12 +52,10 @@ export function useOverlayDrawer(narrow: boolean, collapsed: boolean, setCollaps
     // antd's menu (role=menu, tabindex 0) takes it, then its arrow keys move between the entries.
     nav.current?.querySelector<HTMLElement>('[tabindex="0"], a')?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      refocusToggle.current = true;
-      setCollapsed(true);
+      if (e.key === 'Escape') closeOnEscape();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [overlay, setCollapsed]);
+  }, [overlay]);
   return { overlay, nav, toggle, close };
 }
