@@ -95,6 +95,8 @@ const en: typeof mail = {
       last_30_days: 'Last 30 days',
       last_90_days: 'Last 90 days',
       custom: 'Custom…',
+      /** Shown in the field once chosen: the ellipsis says "more to choose", only true in the menu. */
+      custom_chosen: 'Custom',
     },
     bulk: {
       label: 'Actions on the selected e-mails',
@@ -182,6 +184,8 @@ const en: typeof mail = {
       last_180_days: 'Last 180 days',
       last_365_days: 'Last 365 days',
       custom: 'Custom…',
+      /** Shown in the field once chosen: the ellipsis says "more to choose", only true in the menu. */
+      custom_chosen: 'Custom',
     },
     dates: 'Dates (start and end)',
     chart_type: 'Chart type',

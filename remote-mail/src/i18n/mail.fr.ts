@@ -93,6 +93,8 @@ const mail = {
       last_30_days: 'Les 30 derniers jours',
       last_90_days: 'Les 90 derniers jours',
       custom: 'Personnalisée…',
+      /** Shown in the field once chosen: the ellipsis says "more to choose", only true in the menu. */
+      custom_chosen: 'Personnalisée',
     },
     bulk: {
       label: 'Actions sur les e-mails sélectionnés',
@@ -181,6 +183,8 @@ const mail = {
       last_180_days: '180 derniers jours',
       last_365_days: '365 derniers jours',
       custom: 'Personnalisée…',
+      /** Shown in the field once chosen: the ellipsis says "more to choose", only true in the menu. */
+      custom_chosen: 'Personnalisée',
     },
     dates: 'Dates (début et fin)',
     chart_type: 'Type de graphique',

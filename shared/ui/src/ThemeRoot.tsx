@@ -1,3 +1,4 @@
+import LoadingOutlined from '@ant-design/icons/es/icons/LoadingOutlined';
 import ConfigProvider from 'antd/es/config-provider';
 import type { Locale } from 'antd/es/locale';
 import theme from 'antd/es/theme';
@@ -11,6 +12,12 @@ export interface ThemeRootProps {
 }
 
 /**
+ * antd's own button spinner is an image named "loading" in English, read out before the button's
+ * text ("loading Libérer"); the button's busy state is visual, its text already says what it does.
+ */
+const buttonConfig = { loadingIcon: <LoadingOutlined aria-hidden /> };
+
+/**
  * Each app (host and every remote) wraps its own root in this: antd is not shared, so each app's
  * antd copy is themed from the one @qc/ui-state store (notes "A + C").
  */
@@ -19,7 +26,7 @@ export function ThemeRoot({ children, locale }: ThemeRootProps) {
   const primary = useTheme((s) => s.primary);
   const themeConfig = useMemo(() => toThemeConfig(theme, { resolved, primary }), [resolved, primary]);
   return (
-    <ConfigProvider theme={themeConfig} {...(locale ? { locale } : {})}>
+    <ConfigProvider theme={themeConfig} button={buttonConfig} {...(locale ? { locale } : {})}>
       {children}
     </ConfigProvider>
   );

@@ -43,6 +43,7 @@ export function PeriodField({
           allowClear
           onChange={pick}
           options={options}
+          labelRender={({ value: v, label: l }) => (v === 'custom' ? t('quarantine.periods.custom_chosen') : l)}
           data-testid={testId}
         />
       </Field>

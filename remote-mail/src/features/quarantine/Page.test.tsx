@@ -249,6 +249,7 @@ describe('quarantine list (mail)', () => {
     await pickOption(user, 'Période', 'Hier');
     await waitFor(() => expect(screen.queryByDisplayValue('01/11/2026')).toBeNull());
     await pickOption(user, 'Période', 'Personnalisée…');
+    expect(screen.getByLabelText('Période').closest('.ant-select')).toHaveTextContent(/^Personnalisée$/);
     const today = presetRange('today', new Date());
     await waitFor(() => expect(lastQuery(calls).date_from).toBe(toIsoWithOffset(today.from)));
     expect(lastQuery(calls).date_to).toBe(toIsoWithOffset(today.to));

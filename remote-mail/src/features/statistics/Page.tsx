@@ -98,6 +98,7 @@ export function StatisticsPage() {
             value={rangeOf(view)}
             onChange={pickRange}
             options={RANGES.map((r) => ({ value: r, label: t(`statistics.ranges.${r}`) }))}
+            labelRender={({ value, label }) => (value === 'custom' ? t('statistics.ranges.custom_chosen') : label)}
             data-testid="statistics-range"
           />
         </Field>
