@@ -54,6 +54,20 @@ export function scopeFor(user: SessionContextRow): Scope {
   }
 }
 
+// An SMTP reply ("550 5.1.1 <…>: …"), as opposed to a local connection error ("connect
+// ECONNREFUSED 10.0.0.5:25"), which is stored in the same place for the operator.
+const SMTP_REPLY = /^[2-5]\d\d[ -]/;
+
+/**
+ * What a caller may read of a release's relay text. An admin reads all of it, connection errors
+ * included, to diagnose the relay. Anyone else reads only an SMTP reply, and only when they see
+ * every recipient of that attempt: a refusal names the address it refuses (another's, a Bcc maybe).
+ */
+export function relayTextFor(scope: Scope, text: string | null, seesEveryRecipient: boolean): string | null {
+  if (scope.kind === 'all') return text;
+  return text !== null && seesEveryRecipient && SMTP_REPLY.test(text) ? text : null;
+}
+
 /** Whether an address (of this message's recipients) is one the caller sees. */
 export function visibleTo(scope: Scope): (address: string) => boolean {
   switch (scope.kind) {
@@ -271,17 +285,19 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
   const staleBefore = now - RELEASE_STALE_MS;
   let attempt: DeliveryAttempt | null = null;
   if (delivery) {
-    const accepted = parseJsonArray<string>(delivery.accepted).filter(visible);
-    const rejected = parseJsonArray<string>(delivery.rejected).filter(visible);
-    const outcome = outcomeSeenBy(delivery.outcome, accepted, rejected);
+    const allAccepted = parseJsonArray<string>(delivery.accepted);
+    const allRejected = parseJsonArray<string>(delivery.rejected);
+    const accepted = allAccepted.filter(visible);
+    const rejected = allRejected.filter(visible);
+    const seesEveryRecipient = accepted.length === allAccepted.length && rejected.length === allRejected.length;
     attempt = {
-      outcome,
+      outcome: outcomeSeenBy(delivery.outcome, accepted, rejected),
       started_at: iso(delivery.started_at),
       finished_at: delivery.finished_at === null ? null : iso(delivery.finished_at),
       by: delivery.actor_email,
-      // A partial release seen as refused: the relay's final answer (250, queued for the others)
-      // is not this caller's; their refusal's own text is not kept per recipient.
-      response: outcome === 'relay_refused' && delivery.outcome === 'partially_released' ? null : delivery.response,
+      // One text per attempt (the relay's last reply), not per recipient: for a caller who sees only
+      // some recipients it may be another's refusal, or the 250 that queued the others' copies.
+      response: relayTextFor(scope, delivery.response, seesEveryRecipient),
       accepted,
       rejected,
     };

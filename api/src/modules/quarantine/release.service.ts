@@ -9,6 +9,7 @@ import {
   historyRow,
   rawPurged,
   refuse,
+  relayTextFor,
   RELEASE_STALE_MS,
   scopeFor,
   summaryFor,
@@ -214,7 +215,8 @@ export async function releaseMessage(
 
   const visible = visibleTo(scope);
   const delivery: ReleaseDelivery = {
-    response: outcome.delivery.response,
+    // The claimed recipients are all the caller's: the reply is theirs, a connection error is not.
+    response: relayTextFor(scope, outcome.delivery.response, true),
     accepted: outcome.delivery.accepted.filter(visible),
     rejected: outcome.delivery.rejected.filter(visible),
   };

@@ -195,6 +195,30 @@ describe('release through a real SMTP relay', () => {
     await expectCountersConsistent();
   });
 
+  test("a refusal seen by a recipient who is not the attempt's only one: no relay text (it may name another)", async () => {
+    const id = await ingestOk(
+      t,
+      meta({ rcpt_to: ['ann@a.example', 'carl@b.example'] }),
+      mime({ subject: 'Refused for both' }),
+    );
+    sink.mode = 'reject-rcpt';
+    const res = await release('root@admin.example', id);
+    expect(res.statusCode).toBe(502);
+    expect(res.json().delivery.response).toMatch(/^550 /);
+    expect((await detail('root@admin.example', id)).delivery).toMatchObject({
+      outcome: 'relay_refused',
+      response: expect.stringMatching(/^550 /),
+      rejected: ['ann@a.example', 'carl@b.example'],
+    });
+    expect((await detail('ann@a.example', id)).delivery).toMatchObject({
+      outcome: 'relay_refused',
+      response: null,
+      rejected: ['ann@a.example'],
+    });
+    // boss sees every a.example recipient, not carl: the text may be carl's refusal.
+    expect((await detail('boss@a.example', id)).delivery.response).toBeNull();
+  });
+
   test('relay refusing the data (550 after DATA) → 502 relay_refused, nothing delivered', async () => {
     const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'Bad content' }));
     sink.mode = 'reject-data';
@@ -374,10 +398,21 @@ describe('relay problems', () => {
         headers: bearer(token),
       });
       expect(res.statusCode).toBe(502);
+      // The connection error names the relay's address: the operator's to read, not a user's.
       expect(res.json()).toMatchObject({
         code: 'relay_unreachable',
-        delivery: { accepted: [], rejected: ['ann@a.example'] },
+        delivery: { response: null, accepted: [], rejected: ['ann@a.example'] },
       });
+      const annDetail = await down.app.inject({ method: 'GET', url: `/api/quarantine/${id}/`, headers: bearer(token) });
+      expect(annDetail.json().delivery).toMatchObject({ outcome: 'relay_unreachable', response: null });
+      await down.createUser({ email: 'root@admin.example', role: 'admin' });
+      const rootToken = (await down.login('root@admin.example')).access;
+      const rootDetail = await down.app.inject({
+        method: 'GET',
+        url: `/api/quarantine/${id}/`,
+        headers: bearer(rootToken),
+      });
+      expect(rootDetail.json().delivery.response).toMatch(/ECONNREFUSED/);
       const row = await down.db
         .selectFrom('quarantine_recipients')
         .select('status')
