@@ -54,6 +54,26 @@ test('a flush that throws rejects its whole batch, and the next batch still runs
   await expect(submit(2)).resolves.toBe(2);
 });
 
+test('a batch whose flush throws is tried again item by item: only the item the database refuses fails', async () => {
+  const batches: number[][] = [];
+  let gate: (() => void) | null = null;
+  const submit = groupCommit(async (items: number[]) => {
+    batches.push(items);
+    if (items.length === 1 && items[0] === 1) await new Promise<void>((r) => (gate = r));
+    // A statement that fails rolls the whole transaction back, as PostgreSQL does with a NUL.
+    if (items.includes(-1)) throw new Error('invalid byte sequence');
+    return items.map((n) => ({ ok: true as const, value: n }));
+  }, limits);
+  const head = submit(1);
+  const batch = [submit(2), submit(-1), submit(3)];
+  while (!gate) await new Promise((r) => setImmediate(r));
+  gate!();
+  await head;
+  const settled = await Promise.allSettled(batch);
+  expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  expect(batches).toEqual([[1], [2, -1, 3], [2], [-1], [3]]);
+});
+
 test('batches respect maxItems and maxWeight (a heavier item alone still goes)', async () => {
   const r = recorder();
   const submit = groupCommit(r.flush, limits);

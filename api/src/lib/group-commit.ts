@@ -74,18 +74,34 @@ export function groupCommit<T, R>(
     }
   };
 
+  /**
+   * A flush that throws rolled its whole transaction back: each item is tried again on its own, so
+   * one item the database refuses does not fail the others that shared its flush.
+   */
+  const flushOrEachAlone = async (items: T[]): Promise<Outcome<R>[]> => {
+    try {
+      return await flush(items);
+    } catch (error) {
+      if (items.length === 1) return [{ ok: false, error }];
+    }
+    const outcomes: Outcome<R>[] = [];
+    for (const item of items) {
+      try {
+        outcomes.push((await flush([item]))[0] ?? { ok: false, error: new Error('group commit: no outcome') });
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+      }
+    }
+    return outcomes;
+  };
+
   const drain = async () => {
     running = true;
     try {
       while (queue.length) {
         if (limits.comingSoon?.()) await gather(); // else flush now: a lone item waits for nobody
         const batch = take();
-        let outcomes: Outcome<R>[];
-        try {
-          outcomes = await flush(batch.map((p) => p.item));
-        } catch (error) {
-          outcomes = batch.map(() => ({ ok: false, error }));
-        }
+        const outcomes = await flushOrEachAlone(batch.map((p) => p.item));
         batch.forEach((p, i) => {
           const outcome = outcomes[i] ?? { ok: false, error: new Error('group commit: no outcome for an item') };
           if (outcome.ok) p.resolve(outcome.value);

@@ -6,7 +6,7 @@ import { isUniqueViolation, type Db } from '../../db/database';
 import { groupCommit } from '../../lib/group-commit';
 import { HttpError, unauthorized } from '../../lib/http-error';
 import { issuesToErrors } from '../../lib/validation';
-import { parseMessage } from './message-parser';
+import { parseMessage, withoutNul } from './message-parser';
 import {
   DuplicateMessageError,
   findIdByDedupKey,
@@ -276,9 +276,10 @@ export async function ingestMessage(
         envelope_from: mailFrom,
         required_score: meta.rspamd?.required_score ?? null,
         header_date: parsed.date,
-        helo: meta.helo?.slice(0, 255) || null,
-        ip_address: meta.remote_ip || null,
-        country: facts.country,
+        // The stack's own words: free text, NUL included, which PostgreSQL's text cannot hold.
+        helo: withoutNul(meta.helo ?? '').slice(0, 255) || null,
+        ip_address: withoutNul(meta.remote_ip ?? '') || null,
+        country: facts.country && (withoutNul(facts.country) || null),
         sender_domain: domainOf(mailFrom) ?? parsed.mimeDomain,
         mime_user: parsed.mimeUser,
         mime_domain: parsed.mimeDomain,

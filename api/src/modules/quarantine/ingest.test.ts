@@ -428,6 +428,22 @@ describe('hostile input', () => {
     expect(list.headers['content-type']).toMatch(/^application\/json/);
   });
 
+  test("NUL in a decoded body or in the stack's words is dropped (PostgreSQL text cannot hold it); the mail is stored", async () => {
+    const raw = mime({
+      extraHeaders: ['Content-Transfer-Encoding: quoted-printable'],
+      body: 'hello=00world',
+    });
+    const id = await ingestOk(
+      t,
+      meta({ helo: 'mx\u0000.example', country: 'F\u0000R', remote_ip: '192.0.2.1\u0000' }),
+      raw,
+    );
+    const d = await detail(id);
+    expect(d.text_body).toContain('helloworld');
+    expect([d.helo, d.country, d.ip_address]).toEqual(['mx.example', 'FR', '192.0.2.1']);
+    expect(d.raw_available).toBe(true);
+  });
+
   test('__proto__ headers and symbols change no prototype and are kept as data', async () => {
     const raw = mime({ extraHeaders: ['__proto__: polluted', 'constructor: x', 'toString: y'] });
     const m = meta();

@@ -52,6 +52,9 @@ const EMPTY: Omit<ParsedMessage, 'error'> = {
 // Control characters other than tab/newline are dropped from anything shown as text.
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 const clean = (v: string, max: number) => v.replace(CONTROL, '').slice(0, max);
+// PostgreSQL's text cannot hold NUL (a decoded "=00" in a body): it would refuse the mail for good.
+const NUL = /\u0000/g;
+export const withoutNul = (v: string) => v.replace(NUL, '');
 
 function splitAddress(address: string): { user: string; domain: string } | null {
   const at = address.lastIndexOf('@');
@@ -161,8 +164,8 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
     attachments,
     urls: extractUrls(text, html),
     headers,
-    textBody: text === null ? null : text.slice(0, PARSE_LIMITS.textBody),
-    htmlBody: html === null ? null : html.slice(0, PARSE_LIMITS.htmlBody),
+    textBody: text === null ? null : withoutNul(text.slice(0, PARSE_LIMITS.textBody)),
+    htmlBody: html === null ? null : withoutNul(html.slice(0, PARSE_LIMITS.htmlBody)),
     bodyTruncated: (text?.length ?? 0) > PARSE_LIMITS.textBody || (html?.length ?? 0) > PARSE_LIMITS.htmlBody,
     error: null,
   };
