@@ -56,18 +56,18 @@ test('a flush that throws rejects its whole batch, and the next batch still runs
 
 test('a batch whose flush throws is tried again item by item: only the item the database refuses fails', async () => {
   const batches: number[][] = [];
-  let gate: (() => void) | null = null;
+  const gate: { open?: () => void } = {};
   const submit = groupCommit(async (items: number[]) => {
     batches.push(items);
-    if (items.length === 1 && items[0] === 1) await new Promise<void>((r) => (gate = r));
+    if (items.length === 1 && items[0] === 1) await new Promise<void>((r) => (gate.open = r));
     // A statement that fails rolls the whole transaction back, as PostgreSQL does with a NUL.
     if (items.includes(-1)) throw new Error('invalid byte sequence');
     return items.map((n) => ({ ok: true as const, value: n }));
   }, limits);
   const head = submit(1);
   const batch = [submit(2), submit(-1), submit(3)];
-  while (!gate) await new Promise((r) => setImmediate(r));
-  gate!();
+  while (!gate.open) await new Promise((r) => setImmediate(r));
+  gate.open();
   await head;
   const settled = await Promise.allSettled(batch);
   expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
