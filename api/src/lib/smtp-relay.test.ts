@@ -6,7 +6,12 @@ import { relayRaw, type RelayTimeouts } from './smtp-relay';
 // How a failure is classified decides what a bulk release does next (release.service RelayBreaker):
 // only a relay that cannot be connected to at all stops the other releases.
 
-const FAST: RelayTimeouts = { connectionTimeout: 2000, greetingTimeout: 2000, socketTimeout: 2000 };
+const FAST: RelayTimeouts = {
+  connectionTimeout: 2000,
+  greetingTimeout: 2000,
+  socketTimeout: 2000,
+  totalTimeout: 10_000,
+};
 const envelope = { from: 'a@example.org', to: ['b@example.org'] };
 const message = Buffer.from('Subject: x\r\n\r\n' + 'x'.repeat(1000) + '\r\n');
 
@@ -51,6 +56,32 @@ test('a message over the size the relay advertises: refused (the relay is up)', 
   try {
     const result = await relayRaw(`smtp://127.0.0.1:${port}`, envelope, message, FAST);
     expect(result).toMatchObject({ outcome: 'refused', accepted: [], rejected: envelope.to });
+  } finally {
+    await close(server);
+  }
+});
+
+test('a relay that never gives its final answer: unknown at the total deadline, before any inactivity timeout', async () => {
+  // The data is taken, then the answer never comes (a relay trickling bytes would never trip the
+  // inactivity timeout: here it is simply longer than the test).
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream) {
+      stream.resume();
+    },
+  });
+  const port = await listen(server);
+  const started = Date.now();
+  try {
+    const result = await relayRaw(`smtp://127.0.0.1:${port}`, envelope, message, {
+      ...FAST,
+      socketTimeout: 30_000,
+      totalTimeout: 400,
+    });
+    expect(result).toMatchObject({ outcome: 'unknown', error: 'no final answer within 400 ms' });
+    expect(Date.now() - started).toBeLessThan(5_000);
   } finally {
     await close(server);
   }

@@ -22,12 +22,20 @@ export interface RelayTimeouts {
   greetingTimeout: number;
   /** Inactivity on the socket, at any point. */
   socketTimeout: number;
+  /**
+   * The whole exchange. A relay that trickles a byte now and then never trips socketTimeout; past
+   * this, the outcome is settled (unknown once the data went out) so the release is no longer
+   * "under way", and nobody can resend it while this attempt might still deliver.
+   */
+  totalTimeout: number;
 }
 
 export const DEFAULT_RELAY_TIMEOUTS: RelayTimeouts = {
   connectionTimeout: 30_000,
   greetingTimeout: 30_000,
   socketTimeout: 120_000,
+  // Well under RELEASE_STALE_MS (10 min), after which a claim may be taken over with confirmation.
+  totalTimeout: 5 * 60_000,
 };
 
 interface SmtpError extends Error {
@@ -65,12 +73,15 @@ export function relayRaw(
     },
   });
 
+  const { totalTimeout, ...socketTimeouts } = timeouts;
   return new Promise((resolve) => {
     let connection: SMTPConnection;
     let settled = false;
+    let deadline: NodeJS.Timeout | undefined;
     const finish = (result: RelayResult, quit: boolean) => {
       if (settled) return;
       settled = true;
+      clearTimeout(deadline);
       try {
         if (quit) connection.quit();
         else connection.close();
@@ -93,12 +104,13 @@ export function relayRaw(
     };
 
     try {
-      connection = new SMTPConnection({ ...options, ...timeouts, logger: false });
+      connection = new SMTPConnection({ ...options, ...socketTimeouts, logger: false });
     } catch (err) {
       resolve({ outcome: 'unreachable', response: null, error: (err as Error).message, connected: false });
       return;
     }
     connection.on('error', fail);
+    deadline = setTimeout(() => fail(new Error(`no final answer within ${totalTimeout} ms`)), totalTimeout);
     connection.connect((connectError) => {
       if (connectError) return fail(connectError);
       connected = true;

@@ -836,7 +836,8 @@ export async function finishRelease(db: Db, input: FinishInput): Promise<void> {
 }
 
 /**
- * Soft delete: the caller's held rows (pending, release_failed, release_unknown) → deleted, with the
+ * Soft delete: the caller's held rows (pending, release_failed, release_unknown, and claims older
+ * than `staleBefore`, shown as release_unknown: a release whose process died) → deleted, with the
  * counters, the day's statistics and (when a row moved) the history row, in one transaction.
  * Returns how many rows moved.
  */
@@ -845,6 +846,7 @@ export async function softDelete(
   messageId: string,
   scope: Scope,
   now: number,
+  staleBefore: number,
   history: HistoryRow,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
@@ -854,7 +856,12 @@ export async function softDelete(
       trx,
       messageId,
       scope,
-      [{ status: 'pending' }, { status: 'release_failed' }, { status: 'release_unknown' }],
+      [
+        { status: 'pending' },
+        { status: 'release_failed' },
+        { status: 'release_unknown' },
+        { status: 'releasing', staleBefore },
+      ],
       'deleted',
       now,
       undefined,

@@ -409,13 +409,21 @@ export async function downloadRaw(deps: Deps, actor: Actor, id: string): Promise
 
 /**
  * Soft delete of the recipients the caller sees that are still held (pending, release_failed,
- * release_unknown): status deleted, raw kept. Deleting what is already deleted is a no-op (204).
+ * release_unknown, including a claim gone stale): status deleted, raw kept. Deleting what is already deleted is a no-op (204).
  */
 export async function deleteMessage(deps: Deps, actor: Actor, id: string): Promise<void> {
   const scope = scopeFor(actor.auth.user);
   const summary = await summaryFor(deps, id, scope);
   if (!summary.total) return refuse(deps, actor, 'delete', id, emailNotFound());
-  const moved = await softDelete(deps.db, id, scope, Date.now(), historyRow(actor, 'delete', id, null));
+  const now = Date.now();
+  const moved = await softDelete(
+    deps.db,
+    id,
+    scope,
+    now,
+    now - RELEASE_STALE_MS,
+    historyRow(actor, 'delete', id, null),
+  );
   if (moved) return;
   const after = await summaryFor(deps, id, scope);
   if (after.counts.releasing || after.counts.release_unknown) {

@@ -287,8 +287,9 @@ describe('release through a real SMTP relay', () => {
     await expectCountersConsistent();
   });
 
-  test('a claim left by a process that died (stale releasing) shows as release_unknown and needs confirm_resend', async () => {
-    const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'Crashed release' }));
+  /** A claim left an hour ago by a process that died mid-release (counters moved as a claim does). */
+  async function staleClaim(subject: string) {
+    const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject }));
     const old = Date.now() - 60 * 60 * 1000;
     await t.db
       .updateTable('quarantine_recipients')
@@ -311,11 +312,23 @@ describe('release through a real SMTP relay', () => {
         oc.columns(['scope', 'scope_id', 'status']).doUpdateSet((eb) => ({ n: eb('quarantine_counts.n', '+', 1) })),
       )
       .execute();
+    return id;
+  }
+
+  test('a claim left by a process that died (stale releasing) shows as release_unknown and needs confirm_resend', async () => {
+    const id = await staleClaim('Crashed release');
     expect((await detail('ann@a.example', id)).status).toBe('release_unknown');
     expect((await release('ann@a.example', id)).json().code).toBe('confirm_resend_required');
     const res = await release('ann@a.example', id, { confirm_resend: true });
     expect(res.statusCode).toBe(200);
     expect(await statuses(id)).toEqual({ 'ann@a.example': 'released' });
+    await expectCountersConsistent();
+  });
+
+  test('a stale claim can be deleted (it showed release_unknown, and delete answered 409 for ever)', async () => {
+    const id = await staleClaim('Crashed then deleted');
+    expect((await remove('ann@a.example', id)).statusCode).toBe(204);
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'deleted' });
     await expectCountersConsistent();
   });
 
@@ -330,6 +343,8 @@ describe('release through a real SMTP relay', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('release_in_progress');
     expect(sink.messages.filter((m) => m.raw.includes(Buffer.from('In flight')))).toHaveLength(0);
+    const del = await remove('ann@a.example', id);
+    expect([del.statusCode, del.json().code]).toEqual([409, 'release_in_progress']);
     await t.db
       .updateTable('quarantine_recipients')
       .set({ status: 'pending', delivery_id: null })
