@@ -77,7 +77,6 @@ export function relayRaw(
   return new Promise((resolve) => {
     let connection: SMTPConnection;
     let settled = false;
-    let deadline: NodeJS.Timeout | undefined;
     const finish = (result: RelayResult, quit: boolean) => {
       if (settled) return;
       settled = true;
@@ -110,7 +109,8 @@ export function relayRaw(
       return;
     }
     connection.on('error', fail);
-    deadline = setTimeout(() => fail(new Error(`no final answer within ${totalTimeout} ms`)), totalTimeout);
+    // Declared after finish, which clears it: finish only ever runs from these callbacks, later.
+    const deadline = setTimeout(() => fail(new Error(`no final answer within ${totalTimeout} ms`)), totalTimeout);
     connection.connect((connectError) => {
       if (connectError) return fail(connectError);
       connected = true;
