@@ -19,7 +19,7 @@ const DSN = require('haraka-dsn');
 const { parseSettings } = require('./lib/settings');
 const { decide } = require('./lib/verdict');
 const { buildMeta } = require('./lib/meta');
-const { postIngest } = require('./lib/ingest');
+const { postIngest, storedId } = require('./lib/ingest');
 
 const QUEUE_PRIORITY = -10;
 const TEMPFAIL_TEXT = 'Temporary failure storing message, try again later';
@@ -91,15 +91,10 @@ exports.quarantine_or_pass = function (next, connection) {
     const meta = buildMeta(connection, txn, verdict);
     postIngest({ url, token, timeoutMs, meta, messageStream: txn.message_stream })
       .then(({ status, body }) => {
-        if (status < 200 || status > 299) {
-          return defer(`api answered HTTP ${status}: ${body.slice(0, 200).replace(/\s+/g, ' ')}`);
-        }
-        let id = '';
-        try {
-          id = String(JSON.parse(body).id ?? '');
-        } catch {
-          /* a 2xx is what counts; the id is for the log */
-        }
+        const id = storedId(status, body);
+        // Only the api's own "stored" (201 {id}) counts: a proxy's 200 maintenance page, a 204 or a
+        // wrong path answered by another app would otherwise be taken as stored, and the mail lost.
+        if (!id) return defer(`api answered HTTP ${status}: ${body.slice(0, 200).replace(/\s+/g, ' ')}`);
         // The api holds it now: answer first, so no bookkeeping error can turn this into a 4xx
         // (the retry would arrive under a new uuid and be stored twice).
         done(OK, 'Message accepted');

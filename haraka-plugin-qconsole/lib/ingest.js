@@ -114,4 +114,18 @@ function postIngest({ url, token, timeoutMs, meta, messageStream, userAgent = 'h
   });
 }
 
-module.exports = { postIngest, multipartParts };
+/**
+ * The id the api gave the stored mail, or '' when the answer is not the api's "stored": 201 with a
+ * JSON body holding a non-empty string id (DESIGN §4). Anything else is a doubt, hence a 4xx.
+ */
+function storedId(status, body) {
+  if (status !== 201) return '';
+  try {
+    const { id } = JSON.parse(body);
+    return typeof id === 'string' ? id : '';
+  } catch {
+    return '';
+  }
+}
+
+module.exports = { postIngest, multipartParts, storedId };

@@ -53,6 +53,10 @@ async function startReceiver(mode = 201) {
       const m = receiver.mode;
       if (m === 'hang') return;
       if (m === 'reset') return req.socket.destroy();
+      if (typeof m === 'object') {
+        res.writeHead(m.status, { 'content-type': m.type });
+        return res.end(m.body);
+      }
       res.writeHead(m, { 'content-type': 'application/json' });
       res.end(JSON.stringify(m >= 200 && m < 300 ? { id: `q-${requests.length}` } : { detail: 'nope', code: 'x' }));
     });

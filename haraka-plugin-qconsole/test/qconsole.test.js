@@ -204,6 +204,19 @@ describe('never fail open: DENYSOFT (4xx)', () => {
     expectTempfail(await callQueue(plugin, await makeMail({ raw: RAW, rspamd: GTUBE_VERDICT })));
   });
 
+  test.each([
+    ['a 200 page from a proxy', { status: 200, type: 'text/html', body: '<html>Maintenance</html>' }],
+    ['a 204', { status: 204, type: 'text/plain', body: '' }],
+    ['a 200 of another app, JSON without id', { status: 200, type: 'application/json', body: '{"ok":true}' }],
+    ['a 201 whose id is not a string', { status: 201, type: 'application/json', body: '{"id":42}' }],
+  ])('the api url answers %s: not stored, so 4xx (the mail is not lost)', async (_what, mode) => {
+    receiver.mode = mode;
+    const { plugin } = setup(iniFor(receiver.url));
+    const connection = await makeMail({ raw: RAW, rspamd: GTUBE_VERDICT });
+    expectTempfail(await callQueue(plugin, connection));
+    expect(connection.transaction.results.get('qconsole').err.join()).toMatch(new RegExp(`HTTP ${mode.status}`));
+  });
+
   test('the api is unreachable (connection refused)', async () => {
     const { plugin } = setup(iniFor(await closedPortUrl()));
     const connection = await makeMail({ raw: RAW, rspamd: GTUBE_VERDICT });
