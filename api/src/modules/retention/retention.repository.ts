@@ -4,10 +4,12 @@ import type { Db, DbExecutor } from '../../db/database';
 /**
  * The SQL that picks the next mail to purge (exported for the query-plan test): the partial index
  * qm_retention holds only mail not purged yet, so this is a short range scan, oldest first.
+ * `received_at` comes from the mail stack's clock: a Haraka host whose clock runs weeks late would
+ * date mail stored a minute ago past the cutoff. `created_at`, this server's, must be past it too.
  */
 export function purgeCandidatesQuery(cutoff: number, limit: number) {
   return sql<{ id: string }>`select id from quarantine_messages
-    where raw_purged_at is null and received_at < ${cutoff}
+    where raw_purged_at is null and received_at < ${cutoff} and created_at < ${cutoff}
     order by received_at
     limit ${limit}`;
 }

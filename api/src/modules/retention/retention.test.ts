@@ -38,12 +38,20 @@ const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, email = 'ann@a.e
   t.app.inject({ method, url, headers: bearer(tokens[email]!) });
 const rawIds = async () =>
   (await t.db.selectFrom('quarantine_raw').select('message_id').execute()).map((r) => r.message_id);
-const ingestAt = (ago: number, subject: string) =>
-  ingestOk(
+/** A mail received and stored `ago` days ago (stored: this server's created_at). */
+const ingestAt = async (ago: number, subject: string) => {
+  const id = await ingestOk(
     t,
     meta({ rcpt_to: ['ann@a.example'], received_at: daysAgo(ago) }),
     mime({ subject, body: `Body of ${subject}` }),
   );
+  await t.db
+    .updateTable('quarantine_messages')
+    .set({ created_at: Date.parse(daysAgo(ago)) })
+    .where('id', '=', id)
+    .execute();
+  return id;
+};
 /** Takes earlier tests' mail out of the picture (purges it all, sessions untouched). */
 const purgeAll = async () => {
   while ((await purgeRawBatch(t.db, Date.now() + DAY_MS, 100, Date.now())) > 0);
@@ -56,12 +64,20 @@ describe('retention purge', () => {
   beforeAll(async () => {
     for (let i = 0; i < 5; i++) old.push(await ingestAt(31 + i, `Ancient invoice ${i}`));
     for (let i = 0; i < 2; i++) fresh.push(await ingestAt(29 - i, `Recent invoice ${i}`));
+    // Dated 40 days back by a mail stack whose clock runs late, but stored just now: kept.
+    fresh.push(
+      await ingestOk(
+        t,
+        meta({ rcpt_to: ['ann@a.example'], received_at: daysAgo(40) }),
+        mime({ subject: 'Late clock', body: 'Body of Late clock' }),
+      ),
+    );
     // Some history before the purge: it must survive.
     expect((await inject('GET', `/api/quarantine/${old[0]}/raw/`)).statusCode).toBe(200);
     expect((await inject('DELETE', `/api/quarantine/${old[1]}/`)).statusCode).toBe(204);
   });
 
-  test('removes the raw bytes and bodies of mail older than QC_RETENTION_DAYS, in batches', async () => {
+  test('removes the raw bytes and bodies of mail received and stored before QC_RETENTION_DAYS, in batches', async () => {
     const historyBefore = await t.db.selectFrom('history').selectAll().orderBy('id').execute();
     const messagesBefore = await t.db.selectFrom('quarantine_messages').select('id').execute();
     const run = await runRetention(t);
