@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, Role } from './common';
-import { DateFilter, refuseReversedBounds } from './quarantine';
+import { DateFilter, optionalText, refuseReversedBounds } from './quarantine';
 
 /** What the history (audit trail) records: every download, release and delete of a quarantined e-mail. */
 export const HISTORY_ACTIONS = ['download', 'release', 'delete'] as const;
@@ -38,7 +38,7 @@ const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 export const HistoryListQuery = z
   .object({
     action: z.preprocess(emptyAsUndefined, HistoryAction.optional()),
-    user: z.preprocess(emptyAsUndefined, z.string().trim().max(320).optional()),
+    user: optionalText(320),
     date_from: DateFilter,
     date_to: DateFilter,
     cursor: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),

@@ -106,7 +106,20 @@ export const IngestResponse = z.object({ id: z.string() });
 export type IngestResponse = z.infer<typeof IngestResponse>;
 
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
-const optionalText = (max: number) => z.preprocess(emptyAsUndefined, z.string().trim().max(max).optional());
+/**
+ * A free-text filter of a list. Control characters are refused: nothing stored holds them, and a
+ * NUL cut the search pattern short (matching everything) or broke the full-text query.
+ */
+export const optionalText = (max: number) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .trim()
+      .max(max)
+      .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'Control characters are not allowed.')
+      .optional(),
+  );
 const optionalNumber = z.preprocess(emptyAsUndefined, z.coerce.number().finite().optional());
 /** ISO 8601 date-time with offset, or a date (YYYY-MM-DD, a UTC day). */
 export const DateFilter = z.preprocess(

@@ -94,6 +94,12 @@ test('filters: action, user (e-mail or id), dates; keyset pages', async () => {
     headers: bearer(tokens['ann@a.example']!),
   });
   expect(bad.statusCode).toBe(400);
+  const nul = await t.app.inject({
+    method: 'GET',
+    url: '/api/history/?user=ann%00',
+    headers: bearer(tokens['ann@a.example']!),
+  });
+  expect([nul.statusCode, Object.keys(nul.json().errors ?? {})]).toEqual([400, ['user']]);
   // A reversed range is a 400 naming date_from, not an empty page; the same day on both ends is fine.
   const reversed = await t.app.inject({
     method: 'GET',

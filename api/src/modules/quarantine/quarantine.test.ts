@@ -182,6 +182,18 @@ describe('keyset pagination', () => {
     }
   });
 
+  test('a control character in a text filter → 400 naming it (a NUL broke the search or matched everything)', async () => {
+    for (const field of ['q', 'sender', 'recipient', 'action']) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/quarantine/?${field}=ab%00cd`,
+        headers: bearer(tokens['ann@a.example']!),
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'validation_error', errors: { [field]: expect.any(String) } });
+    }
+  });
+
   test('a reversed score or date range → 400 naming its lower bound (it could only answer nothing)', async () => {
     for (const [q, field] of [
       ['?score_min=10&score_max=5', 'score_min'],
