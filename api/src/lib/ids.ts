@@ -18,3 +18,8 @@ export function newId(now: number = Date.now()): string {
   for (const b of bytes) rand += CROCKFORD[b & 31];
   return time + rand;
 }
+
+/** Whether `id` has newId's shape: anything else names nothing that could exist. */
+export function isId(id: string): boolean {
+  return /^[0-9A-HJKMNP-TV-Z]{26}$/.test(id);
+}

@@ -209,4 +209,6 @@ test('validation: 1 to 500 ids, a known action; authentication required', async 
   expect(many).toHaveLength(BULK_MAX_IDS);
   expect(many[0]).toEqual({ id, status: 'deleted' });
   expect(many.filter((r) => r.code === 'email_not_found')).toHaveLength(BULK_MAX_IDS - 1);
+  // Ids no e-mail could have are not written to the audit trail (anyone could fill it with text).
+  expect(await historyOf(['unknown1', `unknown${BULK_MAX_IDS - 1}`])).toEqual([]);
 });
