@@ -6,6 +6,7 @@ import { m0005_recipient_statistics } from './migration-0005-recipient-statistic
 import { m0006_lz4_bodies } from './migration-0006-lz4-bodies';
 import { m0007_rate_limits } from './migration-0007-rate-limits';
 import { m0008_message_id_index } from './migration-0008-message-id-index';
+import { m0009_admin_history_domain } from './migration-0009-admin-history-domain';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -229,6 +230,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_lz4_bodies': m0006_lz4_bodies,
   '0007_rate_limits': m0007_rate_limits,
   '0008_message_id_index': m0008_message_id_index,
+  '0009_admin_history_domain': m0009_admin_history_domain,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

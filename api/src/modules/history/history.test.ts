@@ -82,6 +82,26 @@ test('a user sees their own actions; a domain_admin those of their domain’s us
   ]);
 });
 
+test("an admin whose account has a domain: their actions are not that domain's (they act on every domain)", async () => {
+  const other = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN });
+  try {
+    await other.createUser({ email: 'ops@a.example', role: 'admin', domain: 'a.example' });
+    await other.createUser({ email: 'boss@a.example', role: 'domain_admin', domain: 'a.example' });
+    const id = await ingestOk(other, meta({ rcpt_to: ['bob@b.example'] }));
+    const ops = (await other.login('ops@a.example')).access;
+    expect(
+      (await other.app.inject({ method: 'GET', url: `/api/quarantine/${id}/raw/`, headers: bearer(ops) })).statusCode,
+    ).toBe(200);
+    const boss = (await other.login('boss@a.example')).access;
+    const seen = await other.app.inject({ method: 'GET', url: '/api/history/', headers: bearer(boss) });
+    expect(seen.json().results).toEqual([]);
+    const own = await other.app.inject({ method: 'GET', url: '/api/history/', headers: bearer(ops) });
+    expect(own.json().results.map((r: Entry) => [r.user.email, r.email_id])).toEqual([['ops@a.example', id]]);
+  } finally {
+    await other.close();
+  }
+});
+
 test('filters: action, user (e-mail or id), dates; keyset pages', async () => {
   expect((await history('root@admin.example', '?action=delete')).results).toHaveLength(2);
   expect((await history('root@admin.example', '?user=CARL%40b.example')).results).toHaveLength(2);

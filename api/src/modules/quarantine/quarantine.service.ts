@@ -366,7 +366,9 @@ export function historyRow(
     actor_id: user.user_id,
     actor_email: user.email,
     actor_role: user.role,
-    actor_domain: user.domain_name,
+    // A domain_admin reads their domain's actors' rows. An admin acts on every domain's mail, so
+    // their rows belong to none, even when their account has a domain.
+    actor_domain: user.role === 'admin' ? null : user.domain_name,
     action,
     email_id: emailId,
     result: code === null ? ('success' as const) : ('failure' as const),
