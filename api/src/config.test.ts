@@ -49,8 +49,21 @@ test('SQLite without QC_SECRET_KEY: a key file is generated once, mode 0600', ()
 
 test('PostgreSQL requires QC_SECRET_KEY (replicas share it)', () => {
   expect(() => loadConfig({ QC_DATABASE_URL: 'postgres://db/qc' }, dir)).toThrow(/QC_SECRET_KEY/);
-  const c = loadConfig({ QC_DATABASE_URL: 'postgres://db/qc', QC_SECRET_KEY: 'k'.repeat(32) }, dir);
+  const c = loadConfig({ QC_DATABASE_URL: 'postgres://db/qc', QC_SECRET_KEY: 'Zq3v8Kp1Lm5Xr9Tb2Nw6Yc4Hd7Fj0Gs1' }, dir);
   expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://db/qc', poolMax: 10 });
+});
+
+test("an example's placeholder key or token is refused though long enough (it is public)", () => {
+  for (const [key, value] of [
+    ['QC_SECRET_KEY', 'change-me-to-64-random-characters'],
+    ['QC_SECRET_KEY', 'k'.repeat(40)],
+    ['QC_INGEST_TOKEN', 'change-me-too-change-me-too'],
+    ['QC_INGEST_TOKEN', 'my-secret-ingest-token-2026'],
+  ] as const) {
+    expect(() => loadConfig({ [key]: value }, dir)).toThrow(
+      new RegExp(`${key}: must (not be a placeholder|be random)`),
+    );
+  }
 });
 
 test('bad values are all reported, by variable', () => {

@@ -86,6 +86,20 @@ function isCronPattern(pattern: string): boolean {
   }
 }
 
+/**
+ * A key or token: long, and not an example's placeholder, which passes a length check yet is public
+ * (with QC_SECRET_KEY, anyone could sign tokens). A random string has many distinct characters.
+ */
+const secret = (min: number) =>
+  z
+    .string()
+    .min(min, { message: `must be at least ${min} characters`, abort: true })
+    .refine((v) => !/change.?me|changeme|example|secret|password/i.test(v), {
+      message: 'must not be a placeholder',
+      abort: true,
+    })
+    .refine((v) => new Set(v).size >= 10, 'must be random (e.g. openssl rand -hex 32)');
+
 const EnvSchema = z.object({
   QC_PORT: int(8080, 0, 65535),
   QC_HOST: z.string().min(1).default('127.0.0.1'),
@@ -96,7 +110,7 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for the embedded SQLite file)')
     .optional(),
   QC_DB_POOL_MAX: int(10, 1, 100),
-  QC_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  QC_SECRET_KEY: secret(32).optional(),
   QC_REMOTES_FILE: optional,
   QC_REMOTES_DIR: optional,
   QC_STATIC_DIR: optional,
@@ -132,7 +146,7 @@ const EnvSchema = z.object({
   QC_RETENTION_BATCH: int(500, 1, 10_000),
   QC_ADMIN_EMAIL: z.email().optional(),
   QC_ADMIN_PASSWORD: z.string().min(LIMITS.passwordMin).optional(),
-  QC_INGEST_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  QC_INGEST_TOKEN: secret(24).optional(),
   // Haraka's max.bytes (25 MiB) plus the form's overhead.
   QC_INGEST_MAX_BYTES: int(26 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
   QC_SMTP_URL: z
