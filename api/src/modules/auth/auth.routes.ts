@@ -6,7 +6,7 @@ import { authenticate, login, logout, refresh } from './auth.service';
 import { createLoginLimiter } from './login-limiter';
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const consumeLoginAttempt = createLoginLimiter(ctx.db, ctx.config.loginRate);
+  const limiter = createLoginLimiter(ctx.db, ctx.config.loginRate, ctx.config.secretKey);
 
   app.post(
     '/api/auth/login/',
@@ -19,9 +19,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         response: { 200: LoginResponse, 400: ApiError, 401: ApiError, 429: ApiError },
       },
     },
-    async (request) => {
-      await consumeLoginAttempt(request);
-      return login(ctx, request.body.email, request.body.password);
+    async (request, reply) => {
+      await limiter.consume(request);
+      const answer = await login(ctx, request.body.email, request.body.password);
+      limiter.remember(request, reply);
+      return answer;
     },
   );
 

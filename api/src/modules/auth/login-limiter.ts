@@ -1,9 +1,10 @@
 import { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { createAttemptCounters } from './attempt-counter';
 import { throwIfLimited } from './attempt-limiter';
+import { cookieValue, createDeviceProofs, DEVICE_COOKIE, DEVICE_PROOF_MAX_AGE_S } from './device-proof';
 
 /** The account a sign-in attempt is for: its e-mail as typed, trimmed and lower-cased. */
 function accountOf(req: FastifyRequest): string {
@@ -17,16 +18,32 @@ function accountOf(req: FastifyRequest): string {
  * from QC_TRUSTED_PROXIES), counted in the database: every process and replica shares them.
  * Every attempt is counted before the password is checked, so parallel guesses cannot slip past
  * the check; failed attempts therefore always count.
+ *
+ * Anyone can spend an account's budget with wrong passwords, so it would lock its owner out. A
+ * browser holding that account's device proof (it signed in before) spends a budget of its own,
+ * which only its holder can use up.
  */
-export function createLoginLimiter(db: Db, limits: Config['loginRate']) {
+export function createLoginLimiter(db: Db, limits: Config['loginRate'], secret: string) {
   const { windowSeconds } = limits;
-  const count = createAttemptCounters(db, [
-    { name: 'ip', max: limits.ipMax, windowSeconds },
-    { name: 'account', max: limits.accountMax, windowSeconds },
-  ]);
+  const ip = { name: 'ip', max: limits.ipMax, windowSeconds };
+  const stranger = createAttemptCounters(db, [ip, { name: 'account', max: limits.accountMax, windowSeconds }]);
+  const knownDevice = createAttemptCounters(db, [ip, { name: 'device', max: limits.accountMax, windowSeconds }]);
+  const proofs = createDeviceProofs(secret);
 
-  return async function consumeLoginAttempt(req: FastifyRequest): Promise<void> {
-    const waits = await count([normalizeIP(req.ip), accountOf(req)]);
-    throwIfLimited(waits, 'Too many sign-in attempts. Try again later.');
+  return {
+    async consume(req: FastifyRequest): Promise<void> {
+      const account = accountOf(req);
+      const known = proofs.holds(account, cookieValue(req.headers.cookie, DEVICE_COOKIE));
+      const waits = await (known ? knownDevice : stranger)([normalizeIP(req.ip), account]);
+      throwIfLimited(waits, 'Too many sign-in attempts. Try again later.');
+    },
+    /** After the right password: this browser now holds the account's proof. */
+    remember(req: FastifyRequest, reply: FastifyReply): void {
+      const secure = req.protocol === 'https' ? '; Secure' : '';
+      reply.header(
+        'set-cookie',
+        `${DEVICE_COOKIE}=${proofs.issue(accountOf(req))}; Path=/api/auth/login/; Max-Age=${DEVICE_PROOF_MAX_AGE_S}; HttpOnly; SameSite=Strict${secure}`,
+      );
+    },
   };
 }

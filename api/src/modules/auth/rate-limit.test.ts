@@ -31,6 +31,32 @@ test('per account: failed attempts count; then 429 even with the right password,
   expect(retryAfter).toBeLessThanOrEqual(600);
 });
 
+test("a stranger's wrong passwords do not lock out a browser that signed in to the account before", async () => {
+  await t.createUser({ email: 'owner@example.com' });
+  const first = await login('owner@example.com', PASSWORD, '192.0.2.60');
+  expect(first.statusCode).toBe(200);
+  const cookie = String(first.headers['set-cookie']);
+  expect(cookie).toMatch(/^qc_device=[^;]+; Path=\/api\/auth\/login\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
+  const proof = cookie.split(';')[0]!;
+  // Someone else spends the rest of the account's budget (and gets no proof for it)…
+  for (let i = 0; i < 2; i++) {
+    const res = await login('owner@example.com', 'guess', `203.0.113.${i + 10}`);
+    expect([res.statusCode, res.headers['set-cookie']]).toEqual([401, undefined]);
+  }
+  expect((await login('owner@example.com', PASSWORD, '203.0.113.20')).statusCode).toBe(429);
+  // …the owner's browser still signs in, on a budget of its own.
+  expect((await login('owner@example.com', PASSWORD, '192.0.2.61', { cookie: proof })).statusCode).toBe(200);
+  // A proof is for its account only, and cannot be forged.
+  expect((await login('victim@example.com', PASSWORD, '192.0.2.62', { cookie: proof })).statusCode).toBe(429);
+  const forged = proof.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+  expect((await login('owner@example.com', PASSWORD, '192.0.2.63', { cookie: forged })).statusCode).toBe(429);
+  // Its own budget is limited too: guessing from a stolen proof is no faster.
+  const statuses = [];
+  for (let i = 0; i < 4; i++)
+    statuses.push((await login('owner@example.com', 'guess', '192.0.2.64', { cookie: proof })).statusCode);
+  expect(statuses).toEqual([401, 401, 429, 429]);
+});
+
 test('per IP: many accounts from one address → 429; another address is unaffected', async () => {
   const ip = '198.51.100.7';
   for (let i = 0; i < 5; i++) expect((await login(`spray${i}@example.com`, 'guess', ip)).statusCode).toBe(401);
