@@ -152,6 +152,7 @@ const en: typeof shell = {
       not_image: 'Please upload only image files',
       too_many: 'Please upload at most {{max}} images',
       too_large: 'Each image must be at most {{size}} MB',
+      too_many_pixels: 'Each image must be at most {{mp}} megapixels',
     },
     success: 'Thank you for your feedback!',
     error: 'Failed to submit feedback. Please try again.',

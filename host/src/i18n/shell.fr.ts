@@ -157,6 +157,7 @@ const shell = {
       not_image: 'Veuillez téléverser uniquement des fichiers image',
       too_many: 'Vous pouvez joindre au plus {{max}} images',
       too_large: 'Chaque image doit faire au plus {{size}} Mo',
+      too_many_pixels: 'Chaque image doit faire au plus {{mp}} mégapixels',
     },
     success: 'Merci pour votre avis !',
     error: 'Échec de l’envoi de l’avis. Veuillez réessayer.',

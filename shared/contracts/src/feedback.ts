@@ -21,6 +21,7 @@ export const FEEDBACK_MESSAGES = {
   notAnImage: 'Please upload only image files',
   tooManyFiles: `Please upload at most ${LIMITS.feedbackMaxFiles} images`,
   fileTooLarge: `Each image must be at most ${LIMITS.feedbackMaxFileBytes / (1024 * 1024)} MB`,
+  tooManyPixels: `Each image must be at most ${LIMITS.feedbackMaxMegapixels} megapixels`,
   thanks: 'Thank you for your feedback!',
 } as const;
 

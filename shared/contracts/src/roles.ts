@@ -19,6 +19,8 @@ export const LIMITS = {
   feedbackMessageMin: 10,
   feedbackMaxFiles: 3,
   feedbackMaxFileBytes: 5 * 1024 * 1024,
+  /** Width × height: a small file can declare a huge canvas, which the admin's browser would decode. */
+  feedbackMaxMegapixels: 40,
   feedbackTimeoutMs: 30_000,
   defaultPageSize: 50,
   maxPageSize: 200,

@@ -10,6 +10,7 @@ import {
   type FeedbackList,
 } from '@qc/contracts';
 import { fileTypeFromBuffer } from 'file-type';
+import { imageSize } from 'image-size';
 import type { Db } from '../../db/database';
 import { HttpError, notFound } from '../../lib/http-error';
 import { newId } from '../../lib/ids';
@@ -73,6 +74,16 @@ async function sniffImage(data: Buffer): Promise<ImageMime | null> {
   return type && IMAGE_TYPES.has(type.mime) ? (type.mime as ImageMime) : null;
 }
 
+/** Width × height from the image's header, in megapixels; null when the header cannot be read. */
+function megapixels(data: Buffer): number | null {
+  try {
+    const { width, height } = imageSize(data);
+    return width && height ? (width * height) / 1_000_000 : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Reads the multipart form: text fields type, message, email; files image0..image2. Every rule is
  * checked and reported together (400 with `errors` per field); a file over 5 MB is 413.
@@ -110,8 +121,10 @@ export async function readFeedbackForm(parts: AsyncIterable<Multipart>): Promise
   const images: Upload[] = [];
   for (const [field, { position, data }] of files) {
     const mime = await sniffImage(data);
-    if (mime) images.push({ field, position, mime, data });
-    else errors[field] = FEEDBACK_MESSAGES.notAnImage;
+    const size = mime ? megapixels(data) : null;
+    if (!mime || size === null) errors[field] = FEEDBACK_MESSAGES.notAnImage;
+    else if (size > LIMITS.feedbackMaxMegapixels) errors[field] = FEEDBACK_MESSAGES.tooManyPixels;
+    else images.push({ field, position, mime, data });
   }
   if (Object.keys(errors).length || !fields.success) throw invalid(errors);
   return {

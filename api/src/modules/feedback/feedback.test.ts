@@ -23,11 +23,11 @@ function pngChunk(type: string, data: Buffer): Buffer {
   crc.writeUInt32BE(crc32(body));
   return Buffer.concat([len, body, crc]);
 }
-/** A 1×1 RGBA PNG of the given colour. */
-function png(rgba = [255, 0, 0, 255]): Buffer {
+/** A 1×1 RGBA PNG of the given colour (or a tiny file whose header declares width × height). */
+function png(rgba = [255, 0, 0, 255], width = 1, height = 1): Buffer {
   const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(1, 0);
-  ihdr.writeUInt32BE(1, 4);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -228,6 +228,14 @@ describe('POST /api/feedback/', () => {
       errors: { image1: 'Please upload only image files' },
     });
     expect(res.json().errors).not.toHaveProperty('image0');
+  });
+
+  test('an image declaring more than 40 megapixels is refused, however small its file (a decompression bomb)', async () => {
+    const bomb = png([0, 0, 0, 255], 20_000, 20_000);
+    expect(bomb.length).toBeLessThan(100);
+    const res = await send([...valid, file('image0', png([0, 0, 0, 255], 8_000, 5_000)), file('image1', bomb)]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual({ image1: 'Each image must be at most 40 megapixels' });
   });
 
   test('more than 3 files → 400 (image3, or a 4th file under any name)', async () => {

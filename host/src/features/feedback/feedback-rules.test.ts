@@ -1,3 +1,4 @@
+import { FEEDBACK_MESSAGES } from '@qc/contracts';
 import { HTTPError, NetworkError, TimeoutError } from 'ky';
 import { i18next } from '@qc/i18n';
 import { registerShellStrings } from '../../i18n/shell';
@@ -23,6 +24,15 @@ describe('feedback failure messages (spec §8)', () => {
     expect(
       message(httpError(400, { errors: { type: 'Please select a feedback type', email: 'Invalid email format' } })),
     ).toBe('Please select a feedback type; Invalid email format');
+  });
+
+  it("the API's field messages, every one of them, are shown in French", () => {
+    const fr = i18next.getFixedT('fr', 'host');
+    const errors = Object.fromEntries(Object.entries(FEEDBACK_MESSAGES).filter(([key]) => key !== 'thanks'));
+    const shown = feedbackErrorMessage(httpError(400, { errors }), fr, en()).split('; ');
+    expect(shown).toHaveLength(Object.keys(errors).length);
+    for (const text of Object.values(errors)) expect(shown).not.toContain(text);
+    expect(shown).toContain('Chaque image doit faire au plus 40 mégapixels');
   });
 
   it('413 → file too large, with 5 MB; 429 → too many requests', () => {

@@ -24,6 +24,7 @@ export const VALIDATION_MESSAGES: Record<string, Record<string, number>> = {
   'feedback.validation.not_image': {},
   'feedback.validation.too_many': { max: MAX_FILES },
   'feedback.validation.too_large': { size: MAX_FILE_MB },
+  'feedback.validation.too_many_pixels': { mp: LIMITS.feedbackMaxMegapixels },
 };
 
 /** An API field message in the user's language when it is one of ours, as sent otherwise. */
