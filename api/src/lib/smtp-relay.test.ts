@@ -45,6 +45,48 @@ test('a relay that greets, then hangs up on MAIL FROM: unreachable, but connecte
   }
 });
 
+test('a quoted local part goes on the wire as written, in one RCPT TO', async () => {
+  const commands: string[] = [];
+  const server = createServer((socket) => {
+    socket.write('220 relay.test ESMTP\r\n');
+    let inData = false;
+    let buffered = '';
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('latin1');
+      let eol: number;
+      while ((eol = buffered.indexOf('\r\n')) >= 0) {
+        const line = buffered.slice(0, eol);
+        buffered = buffered.slice(eol + 2);
+        if (inData) {
+          if (line === '.') {
+            inData = false;
+            socket.write('250 queued\r\n');
+          }
+          continue;
+        }
+        commands.push(line);
+        if (/^DATA/i.test(line)) {
+          inData = true;
+          socket.write('354 go\r\n');
+        } else if (/^QUIT/i.test(line)) socket.end('221 bye\r\n');
+        else socket.write('250 ok\r\n');
+      }
+    });
+  });
+  const port = await listen(server);
+  try {
+    const to = ['"john doe"@example.org', '"a\\"b"@example.org'];
+    const result = await relayRaw(`smtp://127.0.0.1:${port}`, { ...envelope, to }, message, FAST);
+    expect(result).toMatchObject({ outcome: 'sent', accepted: to });
+    expect(commands.filter((c) => c.startsWith('RCPT'))).toEqual([
+      'RCPT TO:<"john doe"@example.org>',
+      'RCPT TO:<"a\\"b"@example.org>',
+    ]);
+  } finally {
+    await close(server);
+  }
+});
+
 test('a message over the size the relay advertises: refused (the relay is up)', async () => {
   const server = new SMTPServer({
     authOptional: true,

@@ -46,18 +46,26 @@ export const INGEST_LIMITS = {
   maxSymbols: 1000,
 } as const;
 
-// CR, LF or NUL would let a value inject SMTP commands or headers; spaces and <> would inject
-// SMTP parameters (RCPT TO:<a> NOTIFY=…). Quoted local parts with spaces are not supported.
-const SMTP_UNSAFE = /[\r\n\0]/;
-const ADDRESS_UNSAFE = /[\s<>\u0000-\u001f\u007f]/;
+// An envelope address as RFC 5321 has it, minus anything that could inject on the SMTP wire: CR,
+// LF or NUL (commands, headers), or spaces and <> outside quotes (parameters: RCPT TO:<a> NOTIFY=…).
+// A quoted local part ("john doe"@a.example) is valid mail: refused here, Haraka would be told to
+// retry it for days, in vain.
+const LOCAL_ATOMS = String.raw`[^\s<>"@\u0000-\u001f\u007f]+`;
+const LOCAL_QUOTED = String.raw`"(?:[^"\\\u0000-\u001f\u007f]|\\[^\u0000-\u001f\u007f])*"`;
+const DOMAIN = String.raw`[^\s<>"@\u0000-\u001f\u007f]+`;
+const SAFE_ENVELOPE_ADDRESS = new RegExp(`^(?:${LOCAL_ATOMS}|${LOCAL_QUOTED})@${DOMAIN}$`);
+
+/** Whether an envelope address can be written in MAIL FROM/RCPT TO as is, injecting nothing. */
+export const isSafeEnvelopeAddress = (address: string) => SAFE_ENVELOPE_ADDRESS.test(address);
 
 const envelopeAddress = (required: boolean) =>
   z
     .string()
     .max(320)
-    .refine((v) => !SMTP_UNSAFE.test(v), 'CR, LF and NUL are not allowed')
-    .refine((v) => !ADDRESS_UNSAFE.test(v), 'Spaces, control characters and <> are not allowed')
-    .refine((v) => (required ? /^[^@]+@[^@]+$/.test(v) : v === '' || /^[^@]+@[^@]+$/.test(v)), 'Invalid address');
+    .refine(
+      (v) => (!required && v === '') || isSafeEnvelopeAddress(v),
+      'Not a safe address: one @, no CR, LF, NUL or control characters, no spaces or <> outside quotes',
+    );
 
 export const RspamdSymbolMeta = z.object({
   name: z.string().max(256).optional(),

@@ -93,7 +93,7 @@ describe('validation', () => {
     expect(noRcpt.json().errors).toHaveProperty(['meta.rcpt_to']);
   });
 
-  test('CR, LF or NUL (or <>, spaces) in an envelope address → 400, nothing stored', async () => {
+  test('CR, LF or NUL (or <>, spaces outside quotes) in an envelope address → 400, nothing stored', async () => {
     const before = await recount(t);
     const cases = [
       { rcpt_to: ['ann@a.example\r\nRCPT TO:<evil@x.example>'] },
@@ -102,6 +102,9 @@ describe('validation', () => {
       { rcpt_to: ['ann@a.example> NOTIFY=SUCCESS'] },
       { mail_from: 'spammer@bad.example\r\nDATA' },
       { mail_from: 'a\u0000@b.example' },
+      { rcpt_to: ['john doe@a.example'] },
+      { rcpt_to: ['"x" NOTIFY=SUCCESS@a.example'] },
+      { rcpt_to: ['"john\r\n"@a.example'] },
     ];
     for (const c of cases) {
       const res = await ingest(t, meta(c), mime());

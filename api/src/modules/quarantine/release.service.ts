@@ -1,4 +1,4 @@
-import type { ReleaseDelivery, ReleaseResponse } from '@qc/contracts';
+import { isSafeEnvelopeAddress, type ReleaseDelivery, type ReleaseResponse } from '@qc/contracts';
 import type { AppContext } from '../../app-context';
 import type { DeliveryOutcome, RecipientStatus } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
@@ -36,7 +36,6 @@ export class ReleaseFailedError extends HttpError {
 
 // CR, LF or NUL in anything written on the SMTP wire would inject commands or headers.
 const SMTP_UNSAFE = /[\r\n\0]/;
-const ADDRESS_UNSAFE = /[\s<>\u0000-\u001f\u007f]/;
 
 /** Prepended to the original bytes, in the message's own line-ending style. */
 export function releasedHeader(raw: Buffer, actorEmail: string, now: Date): Buffer {
@@ -138,7 +137,7 @@ export async function releaseMessage(
     );
   }
   const from = message.envelope_from;
-  if (SMTP_UNSAFE.test(from) || ADDRESS_UNSAFE.test(from) || SMTP_UNSAFE.test(user.email)) {
+  if ((from !== '' && !isSafeEnvelopeAddress(from)) || SMTP_UNSAFE.test(user.email)) {
     return refuse(deps, actor, 'release', id, new HttpError(400, 'invalid_envelope', 'Unsafe envelope value.'));
   }
 
@@ -184,7 +183,7 @@ export async function releaseMessage(
       recipients,
     );
     outcome.code = 'raw_purged';
-  } else if (recipients.some((r) => ADDRESS_UNSAFE.test(r) || SMTP_UNSAFE.test(r))) {
+  } else if (!recipients.every(isSafeEnvelopeAddress)) {
     outcome = { ...interpret({ outcome: 'refused', response: null, accepted: [], rejected: recipients }, recipients) };
     outcome.code = 'invalid_envelope';
   } else if (options.breaker?.down) {

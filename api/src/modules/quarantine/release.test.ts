@@ -119,6 +119,22 @@ describe('release through a real SMTP relay', () => {
     await expectCountersConsistent();
   });
 
+  test('quoted local parts ("john doe"@…), valid mail, are stored and offered to the relay as written', async () => {
+    const to = '"john doe"@a.example';
+    const id = await ingestOk(t, meta({ rcpt_to: [to] }), mime({ subject: 'Quoted envelope' }));
+    expect((await detail('root@admin.example', id)).recipients.map((r: { address: string }) => r.address)).toEqual([
+      to,
+    ]);
+    // The test relay (smtp-server) does not take quoted local parts: its own 501 shows the address
+    // reached it, not refused here as unsafe (400 invalid_envelope). The wire form: smtp-relay.test.
+    const res = await release('root@admin.example', id);
+    expect([res.statusCode, res.json().code, res.json().delivery.response]).toEqual([
+      502,
+      'relay_refused',
+      expect.stringMatching(/^501 .*recipient/),
+    ]);
+  });
+
   test('only to the recipients the caller acts for; the others stay pending', async () => {
     const id = await ingestOk(
       t,
