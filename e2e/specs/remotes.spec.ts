@@ -31,6 +31,28 @@ test('remote down: the boundary offers Retry, which recovers without a page relo
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 });
 
+test('a host page whose chunk cannot be fetched (server gone): the same boundary, and Retry recovers', async ({
+  page,
+  stack,
+}) => {
+  await signInQuick(page, stack.users.user);
+  await expect(page.getByTestId('dashboard-count-pending')).toBeVisible();
+  // Every script not fetched yet (the settings page's chunk among them) fails, as with the server down.
+  const HOST_SCRIPTS = (url: URL) => url.pathname.endsWith('.js') && !url.pathname.startsWith('/remotes/');
+  await page.route(HOST_SCRIPTS, (route) => route.abort('connectionrefused'));
+  await page
+    .getByRole('navigation', { name: 'Navigation principale' })
+    .getByRole('link', { name: 'Paramètres' })
+    .click();
+  const failure = page.getByTestId('remote-load-error');
+  await expect(failure).toContainText('Ce module n’a pas pu être chargé');
+  await expect(failure).toContainText('Paramètres');
+  await expect(page.getByTestId('route-error')).toHaveCount(0);
+  await page.unroute(HOST_SCRIPTS);
+  await failure.getByRole('button', { name: 'Réessayer' }).click();
+  await expect(page.getByTestId('settings-page')).toBeVisible();
+});
+
 test('remote throwing while rendering: the boundary shows the error with Retry', async ({ page, stack }) => {
   await setRemotes(page, { remote_mail: stack.throwingManifest });
   const fromOther: string[] = [];
