@@ -35,10 +35,10 @@ export function renderWithTheme(ui: ReactElement) {
   return render(<ThemeRoot>{ui}</ThemeRoot>);
 }
 
-export function jsonResponse(status: number, body?: unknown): Response {
+export function jsonResponse(status: number, body?: unknown, headers: Record<string, string> = {}): Response {
   return new Response(body === undefined ? null : JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...headers },
   });
 }
 

@@ -21,6 +21,8 @@ const en: typeof host = {
     password_required: 'Please enter your password',
     error: 'Sign-in failed. Check your credentials.',
     rate_limited: 'Too many sign-in attempts. Try again in a few minutes.',
+    rate_limited_wait_one: 'Too many sign-in attempts. Try again in {{count}} minute.',
+    rate_limited_wait_other: 'Too many sign-in attempts. Try again in {{count}} minutes.',
     success: 'Signed in successfully',
     totp_title: 'Two-step verification',
     totp_description: 'Enter the 6-digit code shown by your authenticator app.',

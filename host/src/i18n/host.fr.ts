@@ -20,6 +20,8 @@ const host = {
     password_required: 'Veuillez saisir votre mot de passe',
     error: 'Échec de la connexion. Vérifiez vos identifiants.',
     rate_limited: 'Trop de tentatives de connexion. Réessayez dans quelques minutes.',
+    rate_limited_wait_one: 'Trop de tentatives de connexion. Réessayez dans {{count}} minute.',
+    rate_limited_wait_other: 'Trop de tentatives de connexion. Réessayez dans {{count}} minutes.',
     success: 'Connexion réussie',
     totp_title: 'Vérification en deux étapes',
     totp_description: 'Saisissez le code à 6 chiffres affiché par votre application d’authentification.',

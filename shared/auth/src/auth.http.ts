@@ -26,7 +26,8 @@ async function errorFrom(res: Response): Promise<AuthError> {
   } catch {
     /* not JSON */
   }
-  return new AuthError(detail, res.status, code);
+  const retryAfter = Number(res.headers.get('retry-after') ?? NaN);
+  return new AuthError(detail, res.status, code, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
 }
 
 /** The API is on the console's origin (DESIGN §4). */

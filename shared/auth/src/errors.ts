@@ -3,15 +3,20 @@ export const NO_REFRESH_TOKEN_MESSAGE = 'No refresh token available';
 /** Spec §5: verifying the second factor without a partial token. */
 export const NO_PARTIAL_TOKEN_MESSAGE = 'Jeton partiel non disponible';
 
-/** An auth call failed. `status` is the HTTP status (0: no answer), `code` the API error code. */
+/**
+ * An auth call failed. `status` is the HTTP status (0: no answer), `code` the API error code,
+ * `retryAfter` the seconds a 429's Retry-After asks to wait (null: not said).
+ */
 export class AuthError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(message: string, status: number, code: string) {
+  readonly retryAfter: number | null;
+  constructor(message: string, status: number, code: string, retryAfter: number | null = null) {
     super(message);
     this.name = 'AuthError';
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter;
   }
 }
 

@@ -26,19 +26,31 @@ export function createAttemptCounter(db: Db, limit: AttemptLimit): AttemptCounte
  * Several limits on one attempt (sign-in: per client address and per account), counted in one
  * statement: one write, one fsync. Resolves to the seconds to wait for each (0: within its limit).
  */
-export function createAttemptCounters(
-  db: Db,
-  limits: AttemptLimit[],
-): (keys: string[], now?: number) => Promise<number[]> {
-  return async (keys, now = Date.now()) => {
+export function createAttemptCounters(db: Db, limits: AttemptLimit[]) {
+  const rowKeys = (keys: string[]) => limits.map((l, i) => `${l.name}:${keys[i]}`);
+  const count = async (keys: string[], now = Date.now()): Promise<number[]> => {
     await pruneNowAndThen(db, now);
-    const attempts = limits.map((l, i) => ({ key: `${l.name}:${keys[i]}`, windowMs: l.windowSeconds * 1000 }));
+    const attempts = rowKeys(keys).map((key, i) => ({ key, windowMs: limits[i]!.windowSeconds * 1000 }));
     const rows = new Map((await countAttempts(db, attempts, now)).map((r) => [r.key, r]));
     return limits.map((l, i) => {
       const { count, window_ends_at } = rows.get(attempts[i]!.key)!;
       return count <= l.max ? 0 : secondsUntil(window_ends_at, now);
     });
   };
+  /**
+   * Takes back the attempt just counted under these keys, in their current window (a sign-in that
+   * succeeded was no guess: counting it would lock out whoever signs in often).
+   */
+  const refund = async (keys: string[], now = Date.now()): Promise<void> => {
+    await db
+      .updateTable('rate_limits')
+      .set((eb) => ({ count: eb('count', '-', 1) }))
+      .where('key', 'in', rowKeys(keys))
+      .where('count', '>', 0)
+      .where('window_ends_at', '>', now)
+      .execute();
+  };
+  return Object.assign(count, { refund });
 }
 
 /** Adds one attempt to `key`'s window, or opens a new window when it has ended; the row after it. */

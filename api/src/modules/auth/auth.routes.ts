@@ -22,7 +22,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     async (request, reply) => {
       await limiter.consume(request);
       const answer = await login(ctx, request.body.email, request.body.password);
-      limiter.remember(request, reply);
+      await limiter.succeeded(request, reply);
       return answer;
     },
   );

@@ -21,7 +21,7 @@ function accountOf(req: FastifyRequest): string {
  *
  * Anyone can spend an account's budget with wrong passwords, so it would lock its owner out. A
  * browser holding that account's device proof (it signed in before) spends a budget of its own,
- * which only its holder can use up.
+ * which only its holder can use up. A sign-in that succeeds gives its attempt back.
  */
 export function createLoginLimiter(db: Db, limits: Config['loginRate'], secret: string) {
   const { windowSeconds } = limits;
@@ -30,15 +30,17 @@ export function createLoginLimiter(db: Db, limits: Config['loginRate'], secret: 
   const knownDevice = createAttemptCounters(db, [ip, { name: 'device', max: limits.accountMax, windowSeconds }]);
   const proofs = createDeviceProofs(secret);
 
+  const counterFor = (req: FastifyRequest) =>
+    proofs.holds(accountOf(req), cookieValue(req.headers.cookie, DEVICE_COOKIE)) ? knownDevice : stranger;
+
   return {
     async consume(req: FastifyRequest): Promise<void> {
-      const account = accountOf(req);
-      const known = proofs.holds(account, cookieValue(req.headers.cookie, DEVICE_COOKIE));
-      const waits = await (known ? knownDevice : stranger)([normalizeIP(req.ip), account]);
+      const waits = await counterFor(req)([normalizeIP(req.ip), accountOf(req)]);
       throwIfLimited(waits, 'Too many sign-in attempts. Try again later.');
     },
-    /** After the right password: this browser now holds the account's proof. */
-    remember(req: FastifyRequest, reply: FastifyReply): void {
+    /** After the right password: the attempt is taken back, and this browser holds the account's proof. */
+    async succeeded(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+      await counterFor(req).refund([normalizeIP(req.ip), accountOf(req)]);
       const secure = req.protocol === 'https' ? '; Secure' : '';
       reply.header(
         'set-cookie',

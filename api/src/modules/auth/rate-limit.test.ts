@@ -38,8 +38,8 @@ test("a stranger's wrong passwords do not lock out a browser that signed in to t
   const cookie = String(first.headers['set-cookie']);
   expect(cookie).toMatch(/^qc_device=[^;]+; Path=\/api\/auth\/login\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
   const proof = cookie.split(';')[0]!;
-  // Someone else spends the rest of the account's budget (and gets no proof for it)…
-  for (let i = 0; i < 2; i++) {
+  // Someone else spends the account's budget (and gets no proof for it)…
+  for (let i = 0; i < 3; i++) {
     const res = await login('owner@example.com', 'guess', `203.0.113.${i + 10}`);
     expect([res.statusCode, res.headers['set-cookie']]).toEqual([401, undefined]);
   }
@@ -54,7 +54,17 @@ test("a stranger's wrong passwords do not lock out a browser that signed in to t
   const statuses = [];
   for (let i = 0; i < 4; i++)
     statuses.push((await login('owner@example.com', 'guess', '192.0.2.64', { cookie: proof })).statusCode);
-  expect(statuses).toEqual([401, 401, 429, 429]);
+  expect(statuses).toEqual([401, 401, 401, 429]);
+});
+
+test('sign-ins that succeed give their attempt back: signing in often locks nobody out', async () => {
+  await t.createUser({ email: 'frequent@example.com' });
+  for (let i = 0; i < 6; i++)
+    expect((await login('frequent@example.com', PASSWORD, '192.0.2.70')).statusCode).toBe(200);
+  // The failures still count, on the account and on the address.
+  const statuses = [];
+  for (let i = 0; i < 4; i++) statuses.push((await login('frequent@example.com', 'guess', '192.0.2.71')).statusCode);
+  expect(statuses).toEqual([401, 401, 401, 429]);
 });
 
 test('per IP: many accounts from one address → 429; another address is unaffected', async () => {

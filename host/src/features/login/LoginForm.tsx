@@ -5,7 +5,7 @@ import { useSession } from '@qc/auth';
 import { notify } from '@qc/ui-state';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { loginErrorKey } from './login-errors';
+import { loginErrorMessage } from './login-errors';
 import { PasswordInput } from './PasswordInput';
 
 interface LoginValues {
@@ -31,7 +31,7 @@ export function LoginForm({ onSubmitStart }: LoginFormProps) {
       const outcome = await login(email.trim(), password);
       if (outcome === 'authenticated') notify({ type: 'success', title: t('login.success') });
     } catch (error) {
-      notify({ type: 'error', title: t(loginErrorKey(error, 'password')) });
+      notify({ type: 'error', title: loginErrorMessage(error, 'password', t) });
     } finally {
       setSubmitting(false);
     }

@@ -105,6 +105,15 @@ describe('/login (spec §2, §5, §8)', () => {
     );
   });
 
+  it('a 429 saying how long to wait: the notice says it, in whole minutes rounded up', async () => {
+    answerLogin(() => jsonResponse(429, { detail: 'Too many', code: 'rate_limited' }, { 'retry-after': '383' }));
+    renderWithTheme(<LoginPage />);
+    await fillAndSubmit('jane@example.com', 'wrong');
+    await waitFor(() =>
+      expect(noticeTitles()).toEqual(['error:Trop de tentatives de connexion. Réessayez dans 7 minutes.']),
+    );
+  });
+
   it('"forgot password" only shows an information notice about credentials', async () => {
     renderWithTheme(<LoginPage />);
     await userEvent.setup().click(screen.getByRole('link', { name: 'Mot de passe oublié ?' }));

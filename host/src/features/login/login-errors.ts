@@ -1,6 +1,16 @@
 import { isAuthError } from '@qc/auth';
+import type { TFunction } from 'i18next';
 
-/** The translated key to show for a failed sign-in step (spec §8; the API `detail` is never shown). */
+/** The translated message of a failed sign-in step (spec §8; the API `detail` is never shown). */
+export function loginErrorMessage(error: unknown, step: 'password' | 'totp', t: TFunction): string {
+  // A 429 says how long to wait, in whole minutes (rounded up: "in 0 minutes" would be false).
+  if (isAuthError(error) && error.status === 429 && error.retryAfter !== null) {
+    return t('host:login.rate_limited_wait', { count: Math.ceil(error.retryAfter / 60) });
+  }
+  return t(loginErrorKey(error, step));
+}
+
+/** The translation key of a failed sign-in step's message, when it needs no value. */
 export function loginErrorKey(error: unknown, step: 'password' | 'totp'): string {
   if (isAuthError(error)) {
     if (error.code === 'no_partial_token') return 'host:login.partial_token_missing';
