@@ -120,6 +120,29 @@ test('on a phone a message page fits the screen, long addresses and a long user 
   }
 });
 
+test('Escape gives the focus back to what opened: the profile menu, the two-step verification dialog', async ({
+  page,
+  stack,
+}) => {
+  await signInQuick(page, stack.users.user);
+  const menuButton = page.getByTestId('profile-menu');
+  await menuButton.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menuitem', { name: 'Profil' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menuitem', { name: 'Profil' })).toBeHidden();
+  await expect(menuButton).toBeFocused();
+
+  await page.goto('/profile');
+  const enable = page.getByTestId('mfa-enable');
+  await enable.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(enable).toBeFocused();
+});
+
 test('the drawer is 240 px wide and collapses to 64 px', async ({ page, stack }) => {
   await signInQuick(page, stack.users.user);
   const drawer = page.locator('.ant-layout-sider').first();

@@ -5,7 +5,7 @@ import Dropdown from 'antd/es/dropdown';
 import { useSession } from '@qc/auth';
 import { usePhoneLayout, useThemeToken, VisuallyHidden } from '@qc/ui';
 import { notify } from '@qc/ui-state';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { markSigningOut } from '../app/location';
@@ -39,6 +39,17 @@ export function ProfileMenu() {
   const logout = useSession((s) => s.logout);
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  // Closed with Escape, the menu keeps the focus, now hidden (or drops it to <body>): give it back
+  // to the button, not when the focus went somewhere on its own (a click elsewhere, a page).
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (next) return;
+    requestAnimationFrame(() => {
+      const focused = document.activeElement;
+      if (!focused || focused === document.body || focused.closest('.ant-dropdown')) button.current?.focus();
+    });
+  };
 
   const onLogout = async () => {
     markSigningOut();
@@ -53,7 +64,7 @@ export function ProfileMenu() {
       // Opened from the keyboard, the focus goes into the menu (its arrow keys then move in it).
       autoFocus
       open={open}
-      onOpenChange={setOpen}
+      onOpenChange={onOpenChange}
       menu={{
         items: [
           { key: 'profile', icon: <UserOutlined aria-hidden />, label: t('nav.profile') },
@@ -67,6 +78,7 @@ export function ProfileMenu() {
       }}
     >
       <Button
+        ref={button}
         type="text"
         aria-haspopup="menu"
         aria-expanded={open}

@@ -4,7 +4,7 @@ import Flex from 'antd/es/flex';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import type { CurrentUser } from '@qc/contracts';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MfaEnableModal } from './MfaEnableModal';
 import { MfaPasswordModal, type MfaPasswordAction } from './MfaPasswordModal';
@@ -14,11 +14,26 @@ export function MfaSection({ user }: { user: CurrentUser }) {
   const { t } = useTranslation('host');
   // Kept whatever the status: the enable flow goes on (backup codes) after MFA turned on.
   const [open, setOpen] = useState<null | 'enable' | MfaPasswordAction>(null);
-  const close = () => setOpen(null);
+  const section = useRef<HTMLDivElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const show = (dialog: 'enable' | MfaPasswordAction) => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setOpen(dialog);
+  };
+  // The dialogs unmount on close, before antd could give the focus back: it would fall to <body>.
+  // Back to the button that opened it, or, when that one is gone (MFA just turned on or off), to
+  // the section's first button.
+  const close = () => {
+    setOpen(null);
+    requestAnimationFrame(() => {
+      const target = opener.current?.isConnected ? opener.current : section.current?.querySelector('button');
+      target?.focus();
+    });
+  };
   const enabled = user.mfa_enabled;
 
   return (
-    <div data-testid="mfa-section" data-enabled={enabled ? 'true' : 'false'}>
+    <div ref={section} data-testid="mfa-section" data-enabled={enabled ? 'true' : 'false'}>
       <Flex align="center" gap={8} style={{ marginBottom: 8 }}>
         <SafetyCertificateOutlined aria-hidden />
         <Tag color={enabled ? 'success' : 'default'} data-testid="mfa-status">
@@ -31,15 +46,15 @@ export function MfaSection({ user }: { user: CurrentUser }) {
       <Flex gap={8} wrap>
         {enabled ? (
           <>
-            <Button onClick={() => setOpen('regenerate')} data-testid="mfa-regenerate">
+            <Button onClick={() => show('regenerate')} data-testid="mfa-regenerate">
               {t('mfa.regenerate')}
             </Button>
-            <Button danger onClick={() => setOpen('disable')} data-testid="mfa-disable">
+            <Button danger onClick={() => show('disable')} data-testid="mfa-disable">
               {t('mfa.disable')}
             </Button>
           </>
         ) : (
-          <Button type="primary" onClick={() => setOpen('enable')} data-testid="mfa-enable">
+          <Button type="primary" onClick={() => show('enable')} data-testid="mfa-enable">
             {t('mfa.enable')}
           </Button>
         )}
