@@ -65,6 +65,13 @@ test('on a phone the drawer starts collapsed and leaves the page the width; the 
   await expect(page.getByRole('heading', { name: 'Historique' })).toBeVisible();
   await expect(page.getByRole('columnheader', { name: 'Entrée' })).toBeVisible();
   expect(await tableRight('history-table')).toBeLessThanOrEqual(390 - 12);
+  // The statistics' data table scrolls within its card (it pushed the page sideways).
+  await page.goto('/statistics?days=30');
+  await page.getByTestId('statistics-data').locator('summary').click();
+  await expect(page.getByRole('columnheader', { name: 'Supprimés' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const dayCell = page.getByTestId('statistics-data').locator('tbody tr:not([aria-hidden]) td').first();
+  expect((await dayCell.boundingBox())!.height).toBeLessThan(48); // one line, not three
   // Still the user's to expand: over the page, which keeps its place and width, and it closes
   // once a page is chosen.
   await page.getByRole('button', { name: 'Déplier le menu' }).click();

@@ -21,6 +21,8 @@ export function StatisticsTable({ data }: { data: Statistics }) {
         rowKey="date"
         size="small"
         style={{ marginTop: 8 }}
+        // On a phone the four columns may not fit: the table scrolls within its card, never the page.
+        scroll={{ x: 'max-content' }}
         aria-label={t('statistics.data_table.label')}
         dataSource={days}
         pagination={days.length > 31 ? { pageSize: 31, showSizeChanger: false } : false}
@@ -29,7 +31,8 @@ export function StatisticsTable({ data }: { data: Statistics }) {
             key: 'date',
             title: t('statistics.data_table.day'),
             dataIndex: 'date',
-            render: (d: string) => formatUtcDay(d, lang),
+            // One line per day: "22 nov. 2026" wrapped over three made 30 days a very long page.
+            render: (d: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatUtcDay(d, lang)}</span>,
           },
           ...SERIES.map((s) => ({
             key: s,
