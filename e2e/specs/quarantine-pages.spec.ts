@@ -491,11 +491,11 @@ test('Statistics: totals equal the api for each range, every chart type renders,
   expect(lightArea.dark, 'dark ink (axis text) on the light theme').toBeGreaterThan(lightArea.light);
 
   // Range presets: the URL, the api call and the totals follow.
-  call = await statisticsCall(page, () => choose(page, 'Période', '30 derniers jours'));
+  call = await statisticsCall(page, () => choose(page, 'Période', 'Les 30 derniers jours'));
   expect(call.query).toBe('days=30');
   await expect(page).toHaveURL(/\/statistics\?days=30$/);
   await expectStatistics(page, call.body, 'days=30');
-  call = await statisticsCall(page, () => choose(page, 'Période', '3 derniers mois'));
+  call = await statisticsCall(page, () => choose(page, 'Période', 'Les 3 derniers mois'));
   expect(call.query).toBe('days=90');
   await expect(page).toHaveURL(/\/statistics\?days=90$/);
   const quarter = await expectStatistics(page, call.body, 'days=90');

@@ -213,7 +213,7 @@ const en: typeof mail = {
     risk_levels: { low: 'Low', medium: 'Medium', high: 'High', critical: 'Critical' },
     range_shown: 'From {{from}} to {{to}} (UTC days)',
     loading_chart: 'Loading the chart…',
-    trend_title: 'Quarantined, last 7 days',
+    trend_title: 'Quarantined, last 7 days (UTC)',
   },
   email: {
     title: 'E-mail detail',

@@ -176,12 +176,12 @@ const mail = {
     empty: 'Aucun e-mail sur cette période.',
     range: 'Période',
     ranges: {
-      last_2_days: '2 derniers jours',
-      last_7_days: '7 derniers jours',
-      last_30_days: '30 derniers jours',
-      last_3_months: '3 derniers mois',
-      last_180_days: '180 derniers jours',
-      last_365_days: '365 derniers jours',
+      last_2_days: 'Les 2 derniers jours',
+      last_7_days: 'Les 7 derniers jours',
+      last_30_days: 'Les 30 derniers jours',
+      last_3_months: 'Les 3 derniers mois',
+      last_180_days: 'Les 180 derniers jours',
+      last_365_days: 'Les 365 derniers jours',
       custom: 'Personnalisée…',
       /** Shown in the field once chosen: the ellipsis says "more to choose", only true in the menu. */
       custom_chosen: 'Personnalisée',
@@ -219,7 +219,7 @@ const mail = {
     risk_levels: { low: 'Faible', medium: 'Moyen', high: 'Élevé', critical: 'Critique' },
     range_shown: 'Du {{from}} au {{to}} (jours UTC)',
     loading_chart: 'Chargement du graphique…',
-    trend_title: 'En quarantaine, 7 derniers jours',
+    trend_title: 'En quarantaine, 7 derniers jours (UTC)',
   },
   email: {
     title: 'Détail de l’e-mail',

@@ -172,24 +172,24 @@ describe('statistics page', () => {
     await user.click(screen.getByLabelText('Période'));
     const listbox = document.querySelector<HTMLElement>('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')!;
     expect(Array.from(listbox.querySelectorAll('.ant-select-item-option'), (o) => o.getAttribute('title'))).toEqual([
-      '2 derniers jours',
-      '7 derniers jours',
-      '30 derniers jours',
-      '3 derniers mois',
-      '180 derniers jours',
-      '365 derniers jours',
+      'Les 2 derniers jours',
+      'Les 7 derniers jours',
+      'Les 30 derniers jours',
+      'Les 3 derniers mois',
+      'Les 180 derniers jours',
+      'Les 365 derniers jours',
       'Personnalisée…',
     ]);
     await user.keyboard('{Escape}');
 
-    await pickOption(user, 'Période', '3 derniers mois');
+    await pickOption(user, 'Période', 'Les 3 derniers mois');
     await waitFor(() => expect(lastQuery(calls)).toEqual({ days: '90' }));
-    await pickOption(user, 'Période', '2 derniers jours');
+    await pickOption(user, 'Période', 'Les 2 derniers jours');
     await waitFor(() => expect(lastQuery(calls)).toEqual({ days: '2' }));
-    await pickOption(user, 'Période', '365 derniers jours');
+    await pickOption(user, 'Période', 'Les 365 derniers jours');
     await waitFor(() => expect(lastQuery(calls)).toEqual({ days: '365' }));
     expect(currentLocation()).toBe('/statistics?days=365');
-    expect(screen.getByLabelText('Période').closest('.ant-select')).toHaveTextContent('365 derniers jours');
+    expect(screen.getByLabelText('Période').closest('.ant-select')).toHaveTextContent('Les 365 derniers jours');
 
     await pickOption(user, 'Type de graphique', 'Barres');
     await waitFor(async () => expect((await chart()).kind).toBe('Column'));
@@ -270,7 +270,7 @@ describe('statistics page', () => {
     renderExposed('statistics', <ExposedStatistics />, '/statistics?from=2025-01-01&to=2026-01-02');
     await chart();
     expect(lastQuery(calls)).toEqual({ days: '7' });
-    expect(screen.getByLabelText('Période').closest('.ant-select')).toHaveTextContent('7 derniers jours');
+    expect(screen.getByLabelText('Période').closest('.ant-select')).toHaveTextContent('Les 7 derniers jours');
     // 366 days, both ends counted, is still a range; 367 is not.
     expect(readView(new URLSearchParams('from=2025-01-01&to=2026-01-01'))).toMatchObject({ from: '2025-01-01' });
     expect(readView(new URLSearchParams('from=2025-01-01&to=2026-01-02'))).toMatchObject({ from: '', to: '' });
