@@ -138,12 +138,15 @@ describe('history page', () => {
       const { unmount } = renderExposed('history', <ExposedHistory />, '/history?user=bob%40example.com');
       await waitFor(() => expect(rows()).toHaveLength(1));
       expect(screen.queryByLabelText('Utilisateur (e-mail)')).toBeNull();
+      // Nor a column that would repeat their own address on every row.
+      expect(screen.queryByRole('columnheader', { name: 'Utilisateur' })).toBeNull();
       expect(lastQuery(calls)).toEqual({ page_size: '50' });
       unmount();
       as('domain_admin');
       renderExposed('history', <ExposedHistory />);
       await waitFor(() => expect(rows()).toHaveLength(1));
       expect(screen.getByLabelText('Utilisateur (e-mail)')).toHaveAttribute('placeholder', 'Adresse complète');
+      expect(screen.getByRole('columnheader', { name: 'Utilisateur' })).toBeInTheDocument();
     } finally {
       useSession.setState({ user: null });
     }
@@ -250,6 +253,7 @@ describe('history page', () => {
     mockApi(() => jsonResponse(200, { results: [], next_cursor: null }));
     const view = renderExposed('history', <ExposedHistory />);
     expect(await screen.findByText('Aucune entrée de l’historique ne correspond à ces filtres.')).toBeInTheDocument();
+    expect(screen.queryByTestId('history-page-number')).toBeNull(); // nothing to page through
     view.unmount();
     jest.restoreAllMocks();
     mockApi(() => jsonResponse(500, { error: { code: 'internal', message: 'boom' } }));

@@ -114,7 +114,12 @@ export function HistoryPage() {
               </Flex>
               {emailCell(entry)}
               <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
-                <span title={entry.user.email}>{entry.user.email}</span> · {dateCell(entry.date)}
+                {role === 'user' ? null : (
+                  <>
+                    <span title={entry.user.email}>{entry.user.email}</span> ·{' '}
+                  </>
+                )}
+                {dateCell(entry.date)}
                 {entry.ip_address ? ` · ${entry.ip_address}` : null}
               </Typography.Text>
             </Flex>
@@ -129,13 +134,18 @@ export function HistoryPage() {
           width: 150,
           render: dateCell,
         },
-        {
-          key: 'user',
-          title: t('history.columns.user'),
-          dataIndex: ['user', 'email'],
-          ellipsis: { showTitle: false },
-          render: (v: string) => <span title={v}>{v}</span>,
-        },
+        // A user sees only their own actions: a column repeating their address says nothing.
+        ...(role === 'user'
+          ? []
+          : [
+              {
+                key: 'user',
+                title: t('history.columns.user'),
+                dataIndex: ['user', 'email'],
+                ellipsis: { showTitle: false },
+                render: (v: string) => <span title={v}>{v}</span>,
+              },
+            ]),
         {
           key: 'action',
           title: t('history.columns.action'),
@@ -253,9 +263,12 @@ export function HistoryPage() {
             locale={{ emptyText: list.isPending ? ' ' : <PageEmpty description={t('history.empty')} /> }}
             data-testid="history-table"
           />
-          <Flex justify="flex-end" style={{ marginTop: 16 }} role="navigation" aria-label={t('history.pager_label')}>
-            <KeysetPagerButtons pager={pager} testPrefix="history" />
-          </Flex>
+          {/* Nothing to page through: no "Page 1" beside three disabled buttons under the empty state. */}
+          {list.data?.results.length || pager.hasPrevious ? (
+            <Flex justify="flex-end" style={{ marginTop: 16 }} role="navigation" aria-label={t('history.pager_label')}>
+              <KeysetPagerButtons pager={pager} testPrefix="history" />
+            </Flex>
+          ) : null}
         </>
       )}
     </section>
