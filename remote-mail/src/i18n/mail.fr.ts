@@ -142,6 +142,11 @@ const mail = {
   history: {
     title: 'Historique',
     description: 'Téléchargements, libérations et suppressions des e-mails en quarantaine.',
+    /** Whose actions each role reads: a user's counts (dashboard) also include others' actions on their mail. */
+    description_user:
+      'Vos propres téléchargements, libérations et suppressions. Ce qu’un administrateur a fait de vos e-mails n’y figure pas : l’état de chaque e-mail le montre.',
+    description_domain_admin:
+      'Téléchargements, libérations et suppressions faits par les utilisateurs de votre domaine.',
     reload: 'Actualiser',
     error_title: 'Erreur lors du chargement de l’historique',
     empty: 'Aucune entrée de l’historique ne correspond à ces filtres.',

@@ -138,8 +138,9 @@ describe('history page', () => {
       const { unmount } = renderExposed('history', <ExposedHistory />, '/history?user=bob%40example.com');
       await waitFor(() => expect(rows()).toHaveLength(1));
       expect(screen.queryByLabelText('Utilisateur (e-mail)')).toBeNull();
-      // Nor a column that would repeat their own address on every row.
+      // Nor a column that would repeat their own address on every row; the page says whose actions it lists.
       expect(screen.queryByRole('columnheader', { name: 'Utilisateur' })).toBeNull();
+      expect(screen.getByText(/^Vos propres téléchargements/)).toBeInTheDocument();
       expect(lastQuery(calls)).toEqual({ page_size: '50' });
       unmount();
       as('domain_admin');

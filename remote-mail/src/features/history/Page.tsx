@@ -181,7 +181,13 @@ export function HistoryPage() {
     <section aria-labelledby="history-title" data-testid="history-page">
       <PageHeader
         title={<span id="history-title">{t('history.title')}</span>}
-        description={t('history.description')}
+        description={t(
+          role === 'user'
+            ? 'history.description_user'
+            : role === 'domain_admin'
+              ? 'history.description_domain_admin'
+              : 'history.description',
+        )}
         extra={
           <Button
             icon={<ReloadOutlined aria-hidden spin={list.isFetching} />}
