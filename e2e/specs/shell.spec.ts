@@ -150,6 +150,24 @@ test('Escape gives the focus back to what opened: the profile menu, the two-step
   await expect(enable).toBeFocused();
 });
 
+test('on a long page the navigation and the top bar stay in view', async ({ page, stack }) => {
+  await page.setViewportSize({ width: 1440, height: 420 });
+  await signInQuick(page, stack.users.admin, '/statistics');
+  await expect(page.getByTestId('statistics-page')).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+  const inView = async (testId: string) => {
+    const box = (await page.getByTestId(testId).boundingBox())!;
+    return box.y >= 0 && box.y + box.height <= 420;
+  };
+  expect(await inView('drawer-toggle')).toBe(true);
+  expect(await inView('profile-menu')).toBe(true);
+  const dashboardLink = navigation(page).getByRole('link', { name: 'Tableau de bord' });
+  const link = (await dashboardLink.boundingBox())!;
+  expect(link.y).toBeGreaterThanOrEqual(0);
+  expect(link.y + link.height).toBeLessThanOrEqual(420);
+});
+
 test('the drawer is 240 px wide and collapses to 64 px', async ({ page, stack }) => {
   await signInQuick(page, stack.users.user);
   const drawer = page.locator('.ant-layout-sider').first();

@@ -72,6 +72,12 @@ export function ProtectedLayout() {
   const { overlay, nav, toggle, close: closeDrawer } = useOverlayDrawer(narrow, collapsed, setCollapsed);
   const content = useRef<HTMLElement>(null);
   useFocusOnNavigation(content);
+  // What the keyboard focuses is scrolled into view below the sticky top bar, not under it.
+  useEffect(() => {
+    const root = document.documentElement;
+    root.style.scrollPaddingTop = '72px';
+    return () => root.style.removeProperty('scroll-padding-top');
+  }, []);
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -91,9 +97,11 @@ export function ProtectedLayout() {
         data-collapsed={collapsed ? 'true' : 'false'}
         style={{
           borderInlineEnd: `1px solid ${token.colorBorderSecondary}`,
+          // Stays in view on a long page (the navigation scrolled away with it); scrolls on its own
+          // when taller than the window.
           ...(overlay
             ? { position: 'fixed', insetBlock: 0, insetInlineStart: 0, zIndex: 1001, overflowY: 'auto' }
-            : {}),
+            : { position: 'sticky', top: 0, alignSelf: 'flex-start', height: '100vh', overflowY: 'auto' }),
         }}
       >
         <Link
@@ -139,6 +147,10 @@ export function ProtectedLayout() {
             paddingInline: 16,
             background: token.colorBgContainer,
             borderBottom: `1px solid ${token.colorBorderSecondary}`,
+            // Theme, language and profile stay at hand on a long page.
+            position: 'sticky',
+            top: 0,
+            zIndex: 10,
           }}
         >
           <Button
