@@ -150,6 +150,22 @@ test('Escape gives the focus back to what opened: the profile menu, the two-step
   await expect(enable).toBeFocused();
 });
 
+test('the first Tab stop skips to the content, past the drawer and the top bar', async ({ page, stack }) => {
+  await signInQuick(page, stack.users.user);
+  await expect(page.getByTestId('dashboard-count-pending')).toBeVisible();
+  await page.locator('body').focus();
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Aller au contenu' });
+  await expect(skip).toBeFocused();
+  expect((await skip.boundingBox())!.y).toBeGreaterThanOrEqual(0); // drawn while focused
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('content')).toBeFocused();
+  expect(new URL(page.url()).pathname).toBe('/dashboard');
+  // The next Tab goes into the page, not back to the drawer.
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid="content"]'))).toBe(true);
+});
+
 test('on a long page the navigation and the top bar stay in view', async ({ page, stack }) => {
   await page.setViewportSize({ width: 1440, height: 420 });
   await signInQuick(page, stack.users.admin, '/statistics');

@@ -66,6 +66,7 @@ const host = {
     collapse: 'Réduire le menu',
     expand: 'Déplier le menu',
     profile_menu: 'Menu du profil',
+    skip_to_content: 'Aller au contenu',
     logout: 'Se déconnecter',
     remotes_unavailable:
       'La liste des modules (/remotes.json) n’a pas pu être chargée : certaines pages sont indisponibles.',

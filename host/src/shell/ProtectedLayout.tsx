@@ -20,6 +20,7 @@ import { NavMenu, selectedEntry } from './NavMenu';
 import { useFocusOnNavigation, useOverlayDrawer } from './shell-focus';
 import { ROUTES } from './route-table';
 import { ProfileMenu } from './ProfileMenu';
+import { SkipLink } from './SkipLink';
 
 /** Spec §9: the drawer is 240 px wide and collapses to 64 px. */
 export const DRAWER_WIDTH = 240;
@@ -76,11 +77,14 @@ export function ProtectedLayout() {
   useEffect(() => {
     const root = document.documentElement;
     root.style.scrollPaddingTop = '72px';
-    return () => root.style.removeProperty('scroll-padding-top');
+    return () => {
+      root.style.removeProperty('scroll-padding-top');
+    };
   }, []);
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
+      <SkipLink target={content} />
       <Layout.Sider
         width={DRAWER_WIDTH}
         collapsedWidth={DRAWER_COLLAPSED_WIDTH}
@@ -174,6 +178,7 @@ export function ProtectedLayout() {
             corner): scrolled to the end, no cell, chart or preview stays under it. */}
         <Layout.Content
           ref={content}
+          id="content"
           tabIndex={-1}
           style={{ margin: narrow ? 12 : 24, paddingBottom: 48, outline: 'none' }}
           data-testid="content"
