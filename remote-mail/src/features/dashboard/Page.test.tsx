@@ -81,6 +81,23 @@ describe('remote_mail/Dashboard', () => {
     await waitFor(() => expect(screen.getByTestId('dashboard-count-pending')).toHaveTextContent('5'));
   });
 
+  it('a failed reload hides the trend: its cached numbers beside the error would pass for current', async () => {
+    let down = false;
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (down) return json(503, { detail: 'down', code: 'unavailable' });
+      if (url.includes('/users/me/')) return json(200, { id: 'u1' });
+      if (url.includes('/statistics/')) return json(200, STATS);
+      return json(200, { pending: 5, released: 0, deleted: 0 });
+    });
+    renderDashboard();
+    expect(await screen.findByTestId('chart-stub')).toBeInTheDocument();
+    down = true;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Actualiser' }));
+    expect(await screen.findByText('Erreur lors du chargement du tableau de bord')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('dashboard-trend')).toBeNull());
+  });
+
   it('shows a lazy trend chart of the quarantined e-mail of the last 7 days', async () => {
     const queries: string[] = [];
     jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {

@@ -19,11 +19,15 @@ const TREND = { days: '7' } as const;
 /** Tall enough for a readable plot under one line of day labels (no legend: a single series). */
 const TREND_HEIGHT = 240;
 
-/** Quarantined e-mail of the last 7 days (hidden while loading or on error: the counts matter more). */
+/**
+ * Quarantined e-mail of the last 7 days (hidden while loading or on error: the counts matter more).
+ * A failed refresh keeps the last answer in the cache: shown beside the counts' error, it would
+ * pass for current.
+ */
 function Trend() {
   const { t } = useTranslation('mail');
   const stats = useStatistics(TREND);
-  if (!Array.isArray(stats.data?.days)) return null;
+  if (stats.isError || !Array.isArray(stats.data?.days)) return null;
   return (
     <Card size="small" title={t('statistics.trend_title')} style={{ marginTop: 16 }} data-testid="dashboard-trend">
       <Suspense fallback={<div style={{ height: TREND_HEIGHT }} />}>
