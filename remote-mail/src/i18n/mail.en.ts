@@ -196,6 +196,8 @@ const en: typeof mail = {
     chart_types: { area: 'Area', bar: 'Bars', line: 'Lines', pie: 'Pie', donut: 'Donut', composed: 'Composed' },
     pie_data: 'Pie data',
     pie_datas: { actions: 'Released and deleted', risk: 'Risk levels' },
+    /** A pie slice's label and tooltip (French: a space before the colon). */
+    slice: '{{name}}: {{count}} ({{percent}})',
     pie_captions: {
       actions: 'E-mails released or deleted during the period, whatever day they were quarantined.',
       risk: 'E-mails quarantined during the period, by risk level (those without a score are not counted).',

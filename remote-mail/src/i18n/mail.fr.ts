@@ -203,6 +203,8 @@ const mail = {
     },
     pie_data: 'Données du camembert',
     pie_datas: { actions: 'Libérés et supprimés', risk: 'Niveaux de risque' },
+    /** A pie slice's label and tooltip (French: a space before the colon). */
+    slice: '{{name}}\u00a0: {{count}} ({{percent}})',
     pie_captions: {
       actions: 'E-mails libérés ou supprimés pendant la période, quel que soit le jour de leur mise en quarantaine.',
       risk: 'E-mails mis en quarantaine pendant la période, par niveau de risque (ceux sans score ne sont pas comptés).',

@@ -43,6 +43,7 @@ interface ChartProps {
   group?: unknown;
   line?: unknown;
   legend?: unknown;
+  label?: unknown;
   style?: { fillOpacity?: number };
   axis: {
     x: { labelAutoRotate: boolean; labelAutoHide: boolean; labelFormatter: (d: string) => string };
@@ -230,6 +231,10 @@ describe('statistics page', () => {
     expect(screen.getByTestId('statistics-pie-caption')).toHaveTextContent(
       'E-mails libérés ou supprimés pendant la période, quel que soit le jour de leur mise en quarantaine.',
     );
+    // Each slice is labelled with its count and share (the colours alone told neither).
+    const label = lastRendered('Pie')!.label as { text: (s: { name: string; value: number }) => string };
+    expect(label.text({ name: 'Libérés', value: 3 })).toBe('Libérés\u00a0: 3 (60\u00a0%)');
+    expect(label.text({ name: 'Supprimés', value: 0 })).toBe('');
     const user = userEvent.setup({ delay: null });
     await pickOption(user, 'Type de graphique', 'Anneau');
     await pickOption(user, 'Données du camembert', 'Niveaux de risque');

@@ -5,10 +5,15 @@ import type { Statistics } from '@qc/contracts';
 import { formatUtcDay, PageEmpty, useThemeToken } from '@qc/ui';
 import { useTheme } from '@qc/ui-state';
 import { useTranslation } from 'react-i18next';
+import { formatCount } from '../quarantine/quarantine.format';
 import { RISK_COLORS } from './risk-colors';
 import type { ChartType, PieData } from './statistics.view';
 
 const SERIES = ['quarantined', 'released', 'deleted'] as const;
+interface Slice {
+  name: string;
+  value: number;
+}
 type Series = (typeof SERIES)[number];
 /** Each series in the colour of its totals card (antd tokens: the current theme's, light or dark). */
 const SERIES_TOKENS = { quarantined: 'colorWarning', released: 'colorSuccess', deleted: 'colorError' } as const;
@@ -67,6 +72,14 @@ export default function StatisticsChart({
         : (['released', 'deleted'] as const).map((s) => ({ name: label(s), value: data.totals[s] }));
     const color =
       pie === 'risk' ? { range: Object.values(RISK_COLORS) } : { range: [token.colorSuccess, token.colorError] };
+    // Each slice says its count and share beside it: colours alone told neither.
+    const total = slices.reduce((sum, s) => sum + s.value, 0);
+    const sliceText = (s: Slice) =>
+      t('statistics.slice', {
+        name: s.name,
+        count: formatCount(s.value, lang),
+        percent: new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }).format(s.value / total),
+      });
     return (
       <Flex vertical gap={8}>
         <Typography.Text type="secondary" data-testid="statistics-pie-caption">
@@ -82,6 +95,9 @@ export default function StatisticsChart({
             colorField="name"
             innerRadius={type === 'donut' ? 0.6 : 0}
             scale={{ color }}
+            label={{ text: (s: Slice) => (s.value ? sliceText(s) : ''), position: 'outside' }}
+            // The labels say it all; G2's default pie tooltip came up empty.
+            tooltip={false}
           />
         )}
       </Flex>
