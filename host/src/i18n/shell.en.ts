@@ -125,6 +125,11 @@ const en: typeof shell = {
       success: 'Preferences saved successfully',
       error: 'Error saving preferences',
       sync_error: 'Error synchronizing with server',
+      unsaved_hint: 'Changes not saved',
+      unsaved_title: 'Leave without saving?',
+      unsaved_body: 'Your preference changes are not saved: they will be lost.',
+      unsaved_leave: 'Leave without saving',
+      unsaved_stay: 'Stay',
     },
   },
   feedback: {

@@ -130,6 +130,11 @@ const shell = {
       success: 'Préférences enregistrées avec succès',
       error: 'Erreur lors de l’enregistrement des préférences',
       sync_error: 'Erreur de synchronisation avec le serveur',
+      unsaved_hint: 'Modifications non enregistrées',
+      unsaved_title: 'Quitter sans enregistrer ?',
+      unsaved_body: 'Vos changements de préférences ne sont pas enregistrés : ils seront perdus.',
+      unsaved_leave: 'Quitter sans enregistrer',
+      unsaved_stay: 'Rester',
     },
   },
   feedback: {

@@ -1,6 +1,6 @@
 import { resetSessionForTests } from '@qc/auth';
 import { DEFAULT_PREFERENCES, useNotices, usePreferences, useTheme } from '@qc/ui-state';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, mockApi, renderPage, signIn } from '../../test-utils';
 import SettingsPage from './Page';
@@ -100,6 +100,43 @@ describe('/settings: preferences (spec §3, §8)', () => {
     });
     await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
     await waitFor(() => expect(noticeTitles()).toEqual(['error:Erreur lors de l’enregistrement des préférences']));
+  });
+
+  it('leaving with choices not saved asks first: Stay keeps them, Leave goes', async () => {
+    signIn();
+    mockApi(() => jsonResponse(200, { theme_mode: 'light', default_page_size: 50, updated_at: null }));
+    const { router } = renderPage(<SettingsPage />, { path: '/settings' });
+    const user = userEvent.setup();
+    await waitFor(() => expect(radio(/Clair/)).toBeChecked());
+    // Untouched: nothing to ask.
+    await router.navigate('/dashboard');
+    expect(router.state.location.pathname).toBe('/dashboard');
+    await router.navigate('/settings');
+    await waitFor(() => expect(radio(/Clair/)).toBeChecked());
+
+    await choose(user, /Sombre/);
+    expect(await screen.findByText('Modifications non enregistrées')).toBeInTheDocument();
+    void router.navigate('/dashboard');
+    const dialog = await screen.findByRole('dialog', { name: 'Quitter sans enregistrer ?' });
+    expect(dialog).toHaveTextContent('ils seront perdus');
+    await user.click(screen.getByRole('button', { name: 'Rester' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    expect(radio(/Sombre/)).toBeChecked();
+
+    void router.navigate('/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'Quitter sans enregistrer' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(stored()).toBeNull(); // nothing was saved on the way out
+  });
+
+  it('a theme chosen in the top bar shows in the form too, not as a change waiting to be saved', async () => {
+    signIn();
+    mockApi(() => jsonResponse(200, { theme_mode: 'light', default_page_size: 50, updated_at: null }));
+    renderPage(<SettingsPage />);
+    await waitFor(() => expect(radio(/Clair/)).toBeChecked());
+    act(() => void usePreferences.getState().save({ themeMode: 'dark', defaultPageSize: 50 }));
+    await waitFor(() => expect(radio(/Sombre/)).toBeChecked());
+    expect(screen.queryByTestId('preferences-unsaved')).toBeNull();
   });
 
   it('the account copy cannot be read on load: "Error synchronizing with server", local values shown', async () => {
