@@ -68,6 +68,7 @@ const en: typeof host = {
     expand: 'Expand menu',
     profile_menu: 'Profile menu',
     skip_to_content: 'Skip to content',
+    forbidden: 'Your role cannot open this page: back to the dashboard.',
     logout: 'Sign out',
     remotes_unavailable: 'The module list (/remotes.json) could not be loaded: some pages are unavailable.',
     remote_not_listed: 'The “{{name}}” module is not listed in /remotes.json.',

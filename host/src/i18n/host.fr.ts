@@ -67,6 +67,7 @@ const host = {
     expand: 'Déplier le menu',
     profile_menu: 'Menu du profil',
     skip_to_content: 'Aller au contenu',
+    forbidden: 'Cette page n’est pas accessible à votre rôle : retour au tableau de bord.',
     logout: 'Se déconnecter',
     remotes_unavailable:
       'La liste des modules (/remotes.json) n’a pas pu être chargée : certaines pages sont indisponibles.',

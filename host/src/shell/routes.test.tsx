@@ -1,5 +1,6 @@
 import { resetSessionForTests, useSession } from '@qc/auth';
 import type { Role } from '@qc/contracts';
+import { useNotices } from '@qc/ui-state';
 import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router-dom';
 import { registerHostNamespace } from '../i18n';
@@ -26,6 +27,7 @@ function visit(path: string, role: Role) {
 beforeAll(() => registerHostNamespace());
 beforeEach(() => {
   resetSessionForTests();
+  useNotices.getState().clear();
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
 afterEach(() => jest.restoreAllMocks());
@@ -48,6 +50,10 @@ describe('route guards (spec §2, DESIGN §3)', () => {
     const router = visit(path, role);
     expect(await screen.findByText('page dashboard')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboard');
+    // Saying why, once.
+    expect(useNotices.getState().notices.map((n) => `${n.type}:${n.title}`)).toEqual([
+      'warning:Cette page n’est pas accessible à votre rôle : retour au tableau de bord.',
+    ]);
   });
 
   it('lets the role through: domain_admin on /users/42, admin on /rspamd/apanel-filters/edit/3', async () => {

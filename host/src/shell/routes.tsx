@@ -1,4 +1,7 @@
-import { RequireRole } from '@qc/auth';
+import { RequireRole, useSession } from '@qc/auth';
+import { notify } from '@qc/ui-state';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { HostPage } from './HostPage';
 import { ErrorPage } from './pages/ErrorPage';
@@ -7,10 +10,22 @@ import { ProtectedLayout } from './ProtectedLayout';
 import { RemotePage } from './RemotePage';
 import { ROUTES, type RouteEntry } from './route-table';
 
-/** Spec §2: a route needing a role the user lacks redirects to /dashboard. */
+/**
+ * Spec §2: a route needing a role the user lacks redirects to /dashboard, saying why (a bookmark
+ * or a shared link otherwise seemed to lead nowhere).
+ */
+function RoleRedirect() {
+  const { t } = useTranslation('host');
+  const signedIn = useSession((s) => s.user !== null);
+  useEffect(() => {
+    if (signedIn) notify({ type: 'warning', title: t('layout.forbidden') });
+  }, [signedIn, t]);
+  return <Navigate to="/dashboard" replace />;
+}
+
 export function guarded(entry: RouteEntry) {
   return (
-    <RequireRole role={entry.role} fallback={<Navigate to="/dashboard" replace />}>
+    <RequireRole role={entry.role} fallback={<RoleRedirect />}>
       {entry.page ? <HostPage key={entry.id} page={entry.page} /> : <RemotePage key={entry.id} entry={entry} />}
     </RequireRole>
   );
