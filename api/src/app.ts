@@ -40,11 +40,30 @@ export interface BuildOptions {
   mailer?: Mailer;
   /** Run the scheduled jobs (retention) in this process; the server does, tests call the jobs directly. */
   scheduleJobs?: boolean;
+  /** Where the log lines go (default: standard output); tests read them. */
+  logStream?: { write(line: string): void };
+}
+
+/**
+ * Behind a reverse proxy left out of QC_TRUSTED_PROXIES, every client has the proxy's address: one
+ * sign-in budget for the whole site, and the proxy's address in the audit trail. Said once per
+ * process, at the first request that shows it.
+ */
+function warnOfUntrustedProxy(app: FastifyInstance) {
+  let warned = false;
+  app.addHook('onRequest', async (request) => {
+    if (warned || request.headers['x-forwarded-for'] === undefined) return;
+    warned = true;
+    request.log.warn(
+      'X-Forwarded-For arrives but QC_TRUSTED_PROXIES is empty: every client counts as the proxy ' +
+        '(one sign-in budget, one audit address for all). List the proxy there.',
+    );
+  });
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     // X-Forwarded-For is honoured only from these addresses (request.ip, rate limits, audit).
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
   }).withTypeProvider<ZodTypeProvider>();
@@ -69,6 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const remotes = createRemotesSource(config, app.log);
 
   app.decorateRequest('auth', null);
+  if (!config.trustedProxies.length) warnOfUntrustedProxy(app);
   app.setErrorHandler(errorHandler);
 
   // CSP is ours (pages: it follows the current remotes file); helmet sets the other headers.

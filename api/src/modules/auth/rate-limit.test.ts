@@ -122,3 +122,22 @@ test('two api instances on one database share the sign-in limit', async () => {
     await other.close();
   }
 });
+
+test('X-Forwarded-For without QC_TRUSTED_PROXIES: a warning in the log, once (every client would be the proxy)', async () => {
+  const config = loadConfig({ ...t.env, QC_TRUSTED_PROXIES: '', QC_LOG_LEVEL: 'warn' }, t.tmpDir);
+  const lines: string[] = [];
+  const app = await buildApp(config, {
+    database: await openMigratedDatabase(config.database),
+    logStream: { write: (line) => void lines.push(line) },
+  });
+  try {
+    await app.inject({ method: 'GET', url: '/api/health/' });
+    expect(lines.join('')).not.toContain('QC_TRUSTED_PROXIES');
+    for (let i = 0; i < 2; i++) {
+      await app.inject({ method: 'GET', url: '/api/health/', headers: { 'x-forwarded-for': '203.0.113.9' } });
+    }
+    expect(lines.filter((l) => l.includes('QC_TRUSTED_PROXIES is empty'))).toHaveLength(1);
+  } finally {
+    await app.close();
+  }
+});
