@@ -7,6 +7,7 @@ import { m0006_lz4_bodies } from './migration-0006-lz4-bodies';
 import { m0007_rate_limits } from './migration-0007-rate-limits';
 import { m0008_message_id_index } from './migration-0008-message-id-index';
 import { m0009_admin_history_domain } from './migration-0009-admin-history-domain';
+import { m0010_envelope_to } from './migration-0010-envelope-to';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -231,6 +232,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_rate_limits': m0007_rate_limits,
   '0008_message_id_index': m0008_message_id_index,
   '0009_admin_history_domain': m0009_admin_history_domain,
+  '0010_envelope_to': m0010_envelope_to,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

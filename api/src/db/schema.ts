@@ -92,6 +92,9 @@ export interface QuarantineMessagesTable {
   body_truncated: number;
   // 0004_statistics_retention: when retention removed the raw bytes and bodies (null: not purged).
   raw_purged_at: number | null;
+  // 0010_envelope_to: the envelope recipients as Haraka received them (JSON array), when the case of
+  // any differs from the stored (lower-cased) address; null: as stored.
+  envelope_to: string | null;
 }
 
 /** The original bytes of a quarantined message. */

@@ -245,6 +245,11 @@ export async function ingestMessage(
   if (known) return { id: known };
 
   const recipients = [...new Set(meta.rcpt_to.map((r) => r.trim().toLowerCase()))].sort();
+  // Stored lower-cased; the spelling as received is kept for the release when its case differs.
+  const asReceived = new Map<string, string>(); // the first spelling of each mailbox
+  for (const r of meta.rcpt_to)
+    if (!asReceived.has(r.trim().toLowerCase())) asReceived.set(r.trim().toLowerCase(), r.trim());
+  const casedDifferently = [...asReceived.values()].filter((r) => r !== r.toLowerCase());
   const mailFrom = meta.mail_from.trim();
   const rawHash = sha256(raw).toString('hex');
   const sameBytes = sha256(retryStableBytes(raw, meta.uuid)).toString('hex');
@@ -293,6 +298,7 @@ export async function ingestMessage(
         body_text: parsed.textBody,
         body_html: parsed.htmlBody,
         body_truncated: parsed.bodyTruncated ? 1 : 0,
+        envelope_to: casedDifferently.length ? JSON.stringify(casedDifferently) : null,
       },
     });
     return { id };

@@ -138,6 +138,7 @@ export type MessageDetails = Partial<
     | 'body_text'
     | 'body_html'
     | 'body_truncated'
+    | 'envelope_to'
   >
 >;
 
@@ -277,6 +278,7 @@ function messageRow(msg: NewQuarantinedMessage, id: string, recipientCount: numb
     body_text: details.body_text ?? null,
     body_html: details.body_html ?? null,
     body_truncated: details.body_truncated ?? 0,
+    envelope_to: details.envelope_to ?? null,
   };
 }
 

@@ -19,6 +19,22 @@ import {
 
 type Deps = Pick<AppContext, 'db' | 'config'>;
 
+/** The claimed (lower-cased) recipients spelled as Haraka received them: the original envelope. */
+function asReceived(envelopeTo: string | null, recipients: string[]): string[] {
+  let spelled: unknown;
+  try {
+    spelled = JSON.parse(envelopeTo ?? '[]');
+  } catch {
+    spelled = [];
+  }
+  const original = new Map(
+    (Array.isArray(spelled) ? spelled : [])
+      .filter((a): a is string => typeof a === 'string' && isSafeEnvelopeAddress(a))
+      .map((a) => [a.toLowerCase(), a]),
+  );
+  return recipients.map((r) => original.get(r) ?? r);
+}
+
 /** A 502 of a release: the error body carries what the relay said. */
 export class ReleaseFailedError extends HttpError {
   constructor(
@@ -194,7 +210,8 @@ export async function releaseMessage(
     );
   } else {
     const data = Buffer.concat([releasedHeader(raw, user.email, new Date()), raw]);
-    const result = await relayRaw(smtpUrl, { from, to: recipients }, data, options.timeouts);
+    const to = asReceived(message.envelope_to, recipients);
+    const result = await relayRaw(smtpUrl, { from, to }, data, options.timeouts);
     if (options.breaker && result.outcome === 'unreachable' && !result.connected) options.breaker.down = true;
     outcome = interpret(result, recipients);
   }

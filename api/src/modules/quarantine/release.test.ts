@@ -119,6 +119,22 @@ describe('release through a real SMTP relay', () => {
     await expectCountersConsistent();
   });
 
+  test('the envelope goes out as received: a recipient written John.Doe@A.example is not lower-cased', async () => {
+    const id = await ingestOk(
+      t,
+      meta({ rcpt_to: ['John.Doe@A.example', 'ann@a.example', 'ANN@a.example'] }),
+      mime({ subject: 'Cased envelope' }),
+    );
+    // Stored lower-cased (scoping, one row per mailbox)…
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'pending', 'john.doe@a.example': 'pending' });
+    const res = await release('root@admin.example', id);
+    expect(res.statusCode).toBe(200);
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'released', 'john.doe@a.example': 'released' });
+    // …sent as written (RFC 5321: a local part's case may matter to the mailbox's server).
+    const [msg] = sink.messages.filter((m) => m.raw.includes(Buffer.from('Cased envelope')));
+    expect([...msg!.to].sort()).toEqual(['John.Doe@A.example', 'ann@a.example']);
+  });
+
   test('quoted local parts ("john doe"@…), valid mail, are stored and offered to the relay as written', async () => {
     const to = '"john doe"@a.example';
     const id = await ingestOk(t, meta({ rcpt_to: [to] }), mime({ subject: 'Quoted envelope' }));
