@@ -147,6 +147,18 @@ export async function openMigratedDatabase(config: DatabaseConfig, log?: ErrorLo
   }
 }
 
+/**
+ * The database refused the data of a statement (PostgreSQL classes 22 "data exception" and 23
+ * "integrity constraint", SQLite's constraint, mismatch and too-big errors), as opposed to being
+ * unavailable, busy or gone: the same statement without that row would have passed.
+ */
+export function isDataRefusal(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' && (/^2[23][0-9A-Z]{3}$/.test(code) || /^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG)/.test(code))
+  );
+}
+
 /** A unique-constraint violation, in either dialect's words. */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

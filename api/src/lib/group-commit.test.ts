@@ -57,13 +57,16 @@ test('a flush that throws rejects its whole batch, and the next batch still runs
 test('a batch whose flush throws is tried again item by item: only the item the database refuses fails', async () => {
   const batches: number[][] = [];
   const gate: { open?: () => void } = {};
-  const submit = groupCommit(async (items: number[]) => {
-    batches.push(items);
-    if (items.length === 1 && items[0] === 1) await new Promise<void>((r) => (gate.open = r));
-    // A statement that fails rolls the whole transaction back, as PostgreSQL does with a NUL.
-    if (items.includes(-1)) throw new Error('invalid byte sequence');
-    return items.map((n) => ({ ok: true as const, value: n }));
-  }, limits);
+  const submit = groupCommit(
+    async (items: number[]) => {
+      batches.push(items);
+      if (items.length === 1 && items[0] === 1) await new Promise<void>((r) => (gate.open = r));
+      // A statement that fails rolls the whole transaction back, as PostgreSQL does with a NUL.
+      if (items.includes(-1)) throw Object.assign(new Error('invalid byte sequence'), { code: 'refused' });
+      return items.map((n) => ({ ok: true as const, value: n }));
+    },
+    { ...limits, oneItemsFault: (e) => (e as { code?: string }).code === 'refused' },
+  );
   const head = submit(1);
   const batch = [submit(2), submit(-1), submit(3)];
   while (!gate.open) await new Promise((r) => setImmediate(r));
@@ -72,6 +75,28 @@ test('a batch whose flush throws is tried again item by item: only the item the 
   const settled = await Promise.allSettled(batch);
   expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   expect(batches).toEqual([[1], [2, -1, 3], [2], [-1], [3]]);
+});
+
+test('a batch whose flush fails for another reason (the database down) fails at once, not once per item', async () => {
+  let flushes = 0;
+  let gate: (() => void) | undefined;
+  const submit = groupCommit(
+    async (items: number[]) => {
+      flushes++;
+      if (flushes === 1) await new Promise<void>((r) => (gate = r));
+      if (flushes > 1) throw new Error('connection terminated');
+      return items.map((n) => ({ ok: true as const, value: n }));
+    },
+    { ...limits, oneItemsFault: () => false },
+  );
+  const head = submit(1);
+  const batch = [submit(2), submit(3), submit(4)];
+  while (!gate) await new Promise((r) => setImmediate(r));
+  gate();
+  await head;
+  const settled = await Promise.allSettled(batch);
+  expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
+  expect(flushes).toBe(2);
 });
 
 test('batches respect maxItems and maxWeight (a heavier item alone still goes)', async () => {

@@ -14,6 +14,12 @@ export interface GroupCommitLimits<T> {
    */
   comingSoon?: () => number;
   gatherMs?: number;
+  /**
+   * Whether a flush's error may be one item's fault (the database refused a row's data): the items
+   * are then tried again one by one, so the others still commit. Any other error (the database
+   * down or busy) fails the whole batch at once: trying 32 times would only wait 32 times.
+   */
+  oneItemsFault?: (error: unknown) => boolean;
 }
 
 interface Pending<T, R> {
@@ -75,14 +81,15 @@ export function groupCommit<T, R>(
   };
 
   /**
-   * A flush that throws rolled its whole transaction back: each item is tried again on its own, so
-   * one item the database refuses does not fail the others that shared its flush.
+   * A flush the database refused rolled its transaction back: each item is tried again on its own,
+   * so one item the database refuses does not fail the others that shared its flush. (Were the
+   * commit in fact done, its answer lost, the items' own idempotency would make the retry a no-op.)
    */
   const flushOrEachAlone = async (items: T[]): Promise<Outcome<R>[]> => {
     try {
       return await flush(items);
     } catch (error) {
-      if (items.length === 1) return [{ ok: false, error }];
+      if (items.length === 1 || !limits.oneItemsFault?.(error)) return items.map(() => ({ ok: false, error }));
     }
     const outcomes: Outcome<R>[] = [];
     for (const item of items) {

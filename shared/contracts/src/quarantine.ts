@@ -49,9 +49,9 @@ export const INGEST_LIMITS = {
 // An envelope address as RFC 5321 has it, minus anything that could inject on the SMTP wire: CR,
 // LF or NUL (commands, headers), or spaces and <> outside quotes (parameters: RCPT TO:<a> NOTIFY=…).
 // A quoted local part ("john doe"@a.example) is valid mail: refused here, Haraka would be told to
-// retry it for days, in vain.
+// retry it for days, in vain. <> stay refused inside quotes too: nodemailer will not send them.
 const LOCAL_ATOMS = String.raw`[^\s<>"@\u0000-\u001f\u007f]+`;
-const LOCAL_QUOTED = String.raw`"(?:[^"\\\u0000-\u001f\u007f]|\\[^\u0000-\u001f\u007f])*"`;
+const LOCAL_QUOTED = String.raw`"(?:[^"\\<>\u0000-\u001f\u007f]|\\[^<>\u0000-\u001f\u007f])*"`;
 const DOMAIN = String.raw`[^\s<>"@\u0000-\u001f\u007f]+`;
 const SAFE_ENVELOPE_ADDRESS = new RegExp(`^(?:${LOCAL_ATOMS}|${LOCAL_QUOTED})@${DOMAIN}$`);
 

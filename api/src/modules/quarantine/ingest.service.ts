@@ -2,7 +2,7 @@ import type { Multipart } from '@fastify/multipart';
 import { INGEST_LIMITS, IngestMeta, MAIL_ACTIONS, type MailAction, type RspamdSymbol } from '@qc/contracts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../app-context';
-import { isUniqueViolation, type Db } from '../../db/database';
+import { isDataRefusal, isUniqueViolation, type Db } from '../../db/database';
 import { groupCommit } from '../../lib/group-commit';
 import { HttpError, unauthorized } from '../../lib/http-error';
 import { issuesToErrors } from '../../lib/validation';
@@ -49,6 +49,7 @@ export function createMessageWriter(db: Db): { arrive(): Arrival } {
     weight: (msg) => msg.size,
     comingSoon: () => reading,
     gatherMs: GROUP_GATHER_MS,
+    oneItemsFault: isDataRefusal,
   });
   return {
     arrive() {

@@ -105,6 +105,7 @@ describe('validation', () => {
       { rcpt_to: ['john doe@a.example'] },
       { rcpt_to: ['"x" NOTIFY=SUCCESS@a.example'] },
       { rcpt_to: ['"john\r\n"@a.example'] },
+      { rcpt_to: ['"x>y"@a.example'] },
     ];
     for (const c of cases) {
       const res = await ingest(t, meta(c), mime());

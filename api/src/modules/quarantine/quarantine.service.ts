@@ -290,7 +290,12 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
     const allRejected = parseJsonArray<string>(delivery.rejected);
     const accepted = allAccepted.filter(visible);
     const rejected = allRejected.filter(visible);
-    const seesEveryRecipient = accepted.length === allAccepted.length && rejected.length === allRejected.length;
+    // An attempt whose recipients are not recorded (outcome unknown, or still running) is nobody's
+    // in particular: not "every recipient seen".
+    const seesEveryRecipient =
+      allAccepted.length + allRejected.length > 0 &&
+      accepted.length === allAccepted.length &&
+      rejected.length === allRejected.length;
     attempt = {
       outcome: outcomeSeenBy(delivery.outcome, accepted, rejected),
       started_at: iso(delivery.started_at),

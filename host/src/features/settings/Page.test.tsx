@@ -137,6 +137,11 @@ describe('/settings: preferences (spec §3, §8)', () => {
     act(() => void usePreferences.getState().save({ themeMode: 'dark', defaultPageSize: 50 }));
     await waitFor(() => expect(radio(/Sombre/)).toBeChecked());
     expect(screen.queryByTestId('preferences-unsaved')).toBeNull();
+    // Also while another field is being edited: only that one is the user's until saved.
+    await choose(userEvent.setup(), '10');
+    act(() => void usePreferences.getState().save({ themeMode: 'light', defaultPageSize: 50 }));
+    await waitFor(() => expect(radio(/Clair/)).toBeChecked());
+    expect(radio('10')).toBeChecked();
   });
 
   it('the account copy cannot be read on load: "Error synchronizing with server", local values shown', async () => {

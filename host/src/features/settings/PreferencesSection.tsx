@@ -6,7 +6,7 @@ import Modal from 'antd/es/modal';
 import Radio from 'antd/es/radio';
 import Typography from 'antd/es/typography';
 import { notify, PREFERENCES_KEY, usePreferences, type ThemeMode, type UserPreferences } from '@qc/ui-state';
-import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router-dom';
 import { applyServerPreferences, PAGE_SIZES, THEME_MODES, toPageSize, toServerPreferences } from './preferences-sync';
@@ -35,15 +35,14 @@ function storedLocally(p: UserPreferences): boolean {
  * Choices not saved yet would be dropped without a word on leaving the page: leaving asks first
  * (another page of the console: a confirmation; closing or reloading the tab: the browser's own).
  */
-function useLeaveGuard(form: FormInstance<PreferencesValues>, saved: UserPreferences, modal: ModalApi) {
+function useLeaveGuard(form: FormInstance<PreferencesValues>, saved: UserPreferences, edited: Edited, modal: ModalApi) {
   const { t } = useTranslation('host');
   const values = Form.useWatch([], form) as Partial<PreferencesValues> | undefined;
-  // Untouched, the form only shows the saved choices (while it catches up with a change made elsewhere).
+  // An untouched field only shows the saved choice (maybe catching up with a change made elsewhere).
   const dirty =
     !!values &&
-    form.isFieldsTouched() &&
-    ((values.themeMode !== undefined && values.themeMode !== saved.themeMode) ||
-      (values.defaultPageSize !== undefined && values.defaultPageSize !== toPageSize(saved.defaultPageSize)));
+    ((edited.has('themeMode') && values.themeMode !== saved.themeMode) ||
+      (edited.has('defaultPageSize') && values.defaultPageSize !== toPageSize(saved.defaultPageSize)));
   const blocker = useBlocker(dirty);
   const current = useRef(blocker); // a new object each render: the dialog answers the latest
   useLayoutEffect(() => {
@@ -74,6 +73,21 @@ function useLeaveGuard(form: FormInstance<PreferencesValues>, saved: UserPrefere
 type ModalApi = ReturnType<typeof Modal.useModal>[0];
 
 /**
+ * The fields the user changed since the last save (antd's "touched" also counts changes made by
+ * code: the radio groups report them as changes).
+ */
+type Edited = ReadonlySet<keyof PreferencesValues>;
+const NONE: Edited = new Set();
+
+/** Shows these choices in the fields the user has not edited: an edited one is theirs until saved. */
+function showUnedited(form: FormInstance<PreferencesValues>, p: UserPreferences, edited: Edited) {
+  form.setFieldsValue({
+    ...(edited.has('themeMode') ? {} : { themeMode: p.themeMode }),
+    ...(edited.has('defaultPageSize') ? {} : { defaultPageSize: toPageSize(p.defaultPageSize) }),
+  });
+}
+
+/**
  * Theme mode and default page size (spec §3): saved to localStorage `userPreferences` (the theme
  * applies at once, like the top-bar toggle, through the one preferences store) AND to the account.
  * On load the account copy is merged over the local one.
@@ -85,22 +99,21 @@ export function PreferencesSection() {
   const save = useSavePreferences();
   const local = usePreferences((s) => s.preferences);
   const [modal, modalHolder] = Modal.useModal();
-  const unsaved = useLeaveGuard(form, local, modal);
+  const [edited, setEdited] = useState<Edited>(NONE);
+  const unsaved = useLeaveGuard(form, local, edited, modal);
+  /** After a save (kept in this browser at least): nothing edited any more, the saved choices shown. */
+  const settle = (saved: UserPreferences) => {
+    setEdited(NONE);
+    showUnedited(form, saved, NONE);
+  };
 
   useEffect(() => {
     if (!server.data) return;
-    const merged = applyServerPreferences(server.data);
-    if (!form.isFieldsTouched()) {
-      form.setFieldsValue({ themeMode: merged.themeMode, defaultPageSize: toPageSize(merged.defaultPageSize) });
-    }
-  }, [server.data, form]);
+    showUnedited(form, applyServerPreferences(server.data), edited);
+  }, [server.data, form, edited]);
 
-  // A choice made elsewhere (the top bar's theme toggle) shows here too, unless the user is editing.
-  useEffect(() => {
-    if (!form.isFieldsTouched()) {
-      form.setFieldsValue({ themeMode: local.themeMode, defaultPageSize: toPageSize(local.defaultPageSize) });
-    }
-  }, [local, form]);
+  // A choice made elsewhere (the top bar's theme toggle) shows here too, unless the user is editing it.
+  useEffect(() => showUnedited(form, local, edited), [local, form, edited]);
 
   useEffect(() => {
     if (server.isError) notify({ type: 'warning', title: t('settings.preferences.sync_error') });
@@ -112,9 +125,9 @@ export function PreferencesSection() {
     try {
       await save.mutateAsync(toServerPreferences(saved));
       notify({ type: 'success', title: t('settings.preferences.success') });
-      form.resetFields(); // untouched again: a later server answer may refresh the fields
-      form.setFieldsValue({ themeMode: saved.themeMode, defaultPageSize: toPageSize(saved.defaultPageSize) });
+      settle(saved); // a later server answer may refresh the fields again
     } catch {
+      if (keptLocally) settle(saved); // saved here, only the account copy is behind
       notify(
         keptLocally
           ? { type: 'warning', title: t('settings.preferences.sync_error') }
@@ -130,6 +143,9 @@ export function PreferencesSection() {
       layout="vertical"
       initialValues={{ themeMode: local.themeMode, defaultPageSize: toPageSize(local.defaultPageSize) }}
       onFinish={onFinish}
+      onValuesChange={(changed: Partial<PreferencesValues>) =>
+        setEdited((before) => new Set([...before, ...(Object.keys(changed) as (keyof PreferencesValues)[])]))
+      }
       data-testid="preferences-form"
     >
       {modalHolder}
