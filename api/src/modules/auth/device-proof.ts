@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { deriveKey } from '../../lib/keys';
 
 /** The cookie in which a browser that signed in to an account keeps its proof (login route only). */
@@ -7,31 +7,34 @@ export const DEVICE_COOKIE = 'qc_device';
 export const DEVICE_PROOF_MAX_AGE_S = 90 * 24 * 3600;
 
 /**
- * "This browser once gave this account's password" (OWASP's device cookie): a time and an HMAC of
- * the account and that time, under a key of its own. It lets its holder sign in on a budget an
- * attacker guessing that account's password cannot use up.
+ * "This browser once gave this account's password" (OWASP's device cookie): a time, a random
+ * device id and an HMAC of the account, that time and that id, under a key of its own. It lets its
+ * holder sign in on a budget of its own (per device id) that an attacker guessing that account's
+ * password cannot use up.
  */
 export function createDeviceProofs(secret: string) {
   const key = deriveKey(secret, 'login-device');
-  const mac = (account: string, issuedAt: number) =>
-    createHmac('sha256', key).update(`${account}\n${issuedAt}`).digest('base64url');
+  const mac = (account: string, issuedAt: number, device: string) =>
+    createHmac('sha256', key).update(`${account}\n${issuedAt}\n${device}`).digest('base64url');
   return {
-    issue(account: string, now = Date.now()): string {
-      return `${now}.${mac(account, now)}`;
+    /** A proof for this account; `device` keeps a browser's id when it signs in again. */
+    issue(account: string, device = randomBytes(12).toString('base64url'), now = Date.now()): string {
+      return `${now}.${device}.${mac(account, now, device)}`;
     },
-    holds(account: string, proof: string | undefined, now = Date.now()): boolean {
-      const [at, given, extra] = (proof ?? '').split('.');
+    /** The proof's device id when it is this account's and still valid, else null. */
+    deviceOf(account: string, proof: string | undefined, now = Date.now()): string | null {
+      const [at, device, given, extra] = (proof ?? '').split('.');
       const issuedAt = Number(at);
-      if (extra !== undefined || !given || !Number.isSafeInteger(issuedAt)) return false;
-      if (issuedAt > now || now - issuedAt > DEVICE_PROOF_MAX_AGE_S * 1000) return false;
-      const expected = Buffer.from(mac(account, issuedAt));
+      if (extra !== undefined || !device || !given || !Number.isSafeInteger(issuedAt)) return null;
+      if (issuedAt > now || now - issuedAt > DEVICE_PROOF_MAX_AGE_S * 1000) return null;
+      const expected = Buffer.from(mac(account, issuedAt, device));
       const actual = Buffer.from(given);
-      return actual.length === expected.length && timingSafeEqual(actual, expected);
+      return actual.length === expected.length && timingSafeEqual(actual, expected) ? device : null;
     },
   };
 }
 
-/** One cookie's value from a Cookie header ('' when absent). */
+/** One cookie's value from a Cookie header (undefined when absent). */
 export function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=');

@@ -21,7 +21,7 @@ function accountOf(req: FastifyRequest): string {
  *
  * Anyone can spend an account's budget with wrong passwords, so it would lock its owner out. A
  * browser holding that account's device proof (it signed in before) spends a budget of its own,
- * which only its holder can use up. A sign-in that succeeds gives its attempt back.
+ * kept per device, which only its holder can use up. A sign-in that succeeds gives its attempt back.
  */
 export function createLoginLimiter(db: Db, limits: Config['loginRate'], secret: string) {
   const { windowSeconds } = limits;
@@ -30,21 +30,31 @@ export function createLoginLimiter(db: Db, limits: Config['loginRate'], secret: 
   const knownDevice = createAttemptCounters(db, [ip, { name: 'device', max: limits.accountMax, windowSeconds }]);
   const proofs = createDeviceProofs(secret);
 
-  const counterFor = (req: FastifyRequest) =>
-    proofs.holds(accountOf(req), cookieValue(req.headers.cookie, DEVICE_COOKIE)) ? knownDevice : stranger;
+  /** The budget this attempt spends: its browser's own (a valid proof), or the account's. */
+  const budgetOf = (req: FastifyRequest) => {
+    const account = accountOf(req);
+    const device = proofs.deviceOf(account, cookieValue(req.headers.cookie, DEVICE_COOKIE));
+    return device
+      ? { device, count: knownDevice, keys: [normalizeIP(req.ip), `${account} ${device}`] }
+      : { device, count: stranger, keys: [normalizeIP(req.ip), account] };
+  };
 
   return {
     async consume(req: FastifyRequest): Promise<void> {
-      const waits = await counterFor(req)([normalizeIP(req.ip), accountOf(req)]);
-      throwIfLimited(waits, 'Too many sign-in attempts. Try again later.');
+      const { count, keys } = budgetOf(req);
+      throwIfLimited(await count(keys), 'Too many sign-in attempts. Try again later.');
     },
     /** After the right password: the attempt is taken back, and this browser holds the account's proof. */
     async succeeded(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-      await counterFor(req).refund([normalizeIP(req.ip), accountOf(req)]);
-      const secure = req.protocol === 'https' ? '; Secure' : '';
+      const { device, count, keys } = budgetOf(req);
+      await count.refund(keys);
+      // Secure whatever the request's scheme (behind a TLS proxy it may read http); browsers keep a
+      // Secure cookie on http://localhost too, and elsewhere on plain http they drop it: no budget
+      // of its own, nothing worse.
+      const proof = proofs.issue(accountOf(req), device ?? undefined);
       reply.header(
         'set-cookie',
-        `${DEVICE_COOKIE}=${proofs.issue(accountOf(req))}; Path=/api/auth/login/; Max-Age=${DEVICE_PROOF_MAX_AGE_S}; HttpOnly; SameSite=Strict${secure}`,
+        `${DEVICE_COOKIE}=${proof}; Path=/api/auth/login/; Max-Age=${DEVICE_PROOF_MAX_AGE_S}; HttpOnly; SameSite=Strict; Secure`,
       );
     },
   };

@@ -36,7 +36,9 @@ test("a stranger's wrong passwords do not lock out a browser that signed in to t
   const first = await login('owner@example.com', PASSWORD, '192.0.2.60');
   expect(first.statusCode).toBe(200);
   const cookie = String(first.headers['set-cookie']);
-  expect(cookie).toMatch(/^qc_device=[^;]+; Path=\/api\/auth\/login\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
+  expect(cookie).toMatch(
+    /^qc_device=[^;]+; Path=\/api\/auth\/login\/; Max-Age=\d+; HttpOnly; SameSite=Strict; Secure$/,
+  );
   const proof = cookie.split(';')[0]!;
   // Someone else spends the account's budget (and gets no proof for it)…
   for (let i = 0; i < 3; i++) {
@@ -55,6 +57,21 @@ test("a stranger's wrong passwords do not lock out a browser that signed in to t
   for (let i = 0; i < 4; i++)
     statuses.push((await login('owner@example.com', 'guess', '192.0.2.64', { cookie: proof })).statusCode);
   expect(statuses).toEqual([401, 401, 401, 429]);
+});
+
+test("each browser's budget is its own: one holder spending theirs does not lock out another", async () => {
+  await t.createUser({ email: 'twodevices@example.com' });
+  const proofOf = async (ip: string) =>
+    String((await login('twodevices@example.com', PASSWORD, ip)).headers['set-cookie']).split(';')[0]!;
+  const laptop = await proofOf('192.0.2.80');
+  const phone = await proofOf('192.0.2.81');
+  expect(laptop).not.toBe(phone);
+  const statuses = [];
+  for (let i = 0; i < 4; i++) {
+    statuses.push((await login('twodevices@example.com', 'guess', '192.0.2.82', { cookie: laptop })).statusCode);
+  }
+  expect(statuses).toEqual([401, 401, 401, 429]);
+  expect((await login('twodevices@example.com', PASSWORD, '192.0.2.83', { cookie: phone })).statusCode).toBe(200);
 });
 
 test('sign-ins that succeed give their attempt back: signing in often locks nobody out', async () => {
