@@ -40,14 +40,13 @@ export function ProfileMenu() {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
-  // Closed with Escape, the menu keeps the focus, now hidden (or drops it to <body>): give it back
-  // to the button, not when the focus went somewhere on its own (a click elsewhere, a page).
+  // Closed with Escape, the menu keeps the focus, now hidden: give it back to the button. Not when
+  // the focus went somewhere on its own (a click elsewhere, a page, or the button itself).
   const onOpenChange = (next: boolean) => {
     setOpen(next);
     if (next) return;
     requestAnimationFrame(() => {
-      const focused = document.activeElement;
-      if (!focused || focused === document.body || focused.closest('.ant-dropdown')) button.current?.focus();
+      if (document.activeElement?.closest('.ant-dropdown')) button.current?.focus();
     });
   };
 

@@ -27,6 +27,25 @@ describe('remote boundary (DESIGN §3)', () => {
     expect(attempts).toBe(2);
   });
 
+  it('a page visited again renders at once (no loading flash), and a failed load is tried again on the next visit', async () => {
+    let attempts = 0;
+    const load: RemoteLoader = async () => {
+      attempts += 1;
+      if (attempts === 1) throw new Error('offline');
+      return { default: Page };
+    };
+    const first = render(<RemoteModule id="host/settings" name="Paramètres" load={load} />);
+    expect(await screen.findByTestId('remote-load-error')).toBeInTheDocument();
+    first.unmount();
+    const second = render(<RemoteModule id="host/settings" name="Paramètres" load={load} />);
+    expect(await screen.findByText('remote page')).toBeInTheDocument();
+    second.unmount();
+    render(<RemoteModule id="host/settings" name="Paramètres" load={load} />);
+    expect(screen.getByText('remote page')).toBeInTheDocument(); // synchronously: no spinner
+    expect(screen.queryByTestId('page-loading')).toBeNull();
+    expect(attempts).toBe(2);
+  });
+
   it('a loader answering nothing (container without that module) is a load failure', async () => {
     render(<RemoteModule id="remote_mail/Nope" name="X" load={async () => null} />);
     expect(await screen.findByTestId('remote-load-error')).toBeInTheDocument();

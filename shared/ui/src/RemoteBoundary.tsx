@@ -18,19 +18,36 @@ export class RemoteLoadError extends Error {
 
 export type RemoteLoader = () => Promise<{ default: ComponentType } | null | undefined>;
 
-function makeLazy(id: string, load: RemoteLoader) {
+type LazyModule = ReturnType<typeof lazy<ComponentType>>;
+
+/**
+ * One lazy per loader (each module id has one, made once), kept across visits: a page visited again
+ * renders at once instead of suspending (a spinner flash) on a new lazy. One that failed is
+ * dropped, so the next visit tries again; Retry replaces it at once.
+ */
+const lazies = new WeakMap<RemoteLoader, LazyModule>();
+
+function makeLazy(id: string, load: RemoteLoader): LazyModule {
   // React.lazy caches a rejection forever, so Retry builds a new lazy (notes, "Runtime remote loading").
-  return lazy(async () => {
+  const made: LazyModule = lazy(async () => {
     let mod: Awaited<ReturnType<RemoteLoader>>;
     try {
       mod = await load();
     } catch (e) {
+      if (lazies.get(load) === made) lazies.delete(load);
       throw new RemoteLoadError(id, e);
     }
-    if (!mod || (typeof mod.default !== 'function' && typeof mod.default !== 'object')) throw new RemoteLoadError(id);
+    if (!mod || (typeof mod.default !== 'function' && typeof mod.default !== 'object')) {
+      if (lazies.get(load) === made) lazies.delete(load);
+      throw new RemoteLoadError(id);
+    }
     return { default: mod.default };
   });
+  lazies.set(load, made);
+  return made;
 }
+
+const lazyFor = (id: string, load: RemoteLoader) => lazies.get(load) ?? makeLazy(id, load);
 
 export interface RemoteFailureProps {
   kind: 'load' | 'render';
@@ -76,7 +93,7 @@ export interface RemoteModuleProps {
  * "threw while rendering", each with a translated Result and a Retry that re-creates the lazy.
  */
 export function RemoteModule({ id, name, load, fallback, location }: RemoteModuleProps) {
-  const [Comp, setComp] = useState(() => makeLazy(id, load));
+  const [Comp, setComp] = useState(() => lazyFor(id, load));
   const retry = useCallback(() => setComp(() => makeLazy(id, load)), [id, load]);
   return (
     <ErrorBoundary

@@ -4,7 +4,7 @@ import Flex from 'antd/es/flex';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import type { CurrentUser } from '@qc/contracts';
-import { useRef, useState } from 'react';
+import { useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MfaEnableModal } from './MfaEnableModal';
 import { MfaPasswordModal, type MfaPasswordAction } from './MfaPasswordModal';
@@ -16,8 +16,9 @@ export function MfaSection({ user }: { user: CurrentUser }) {
   const [open, setOpen] = useState<null | 'enable' | MfaPasswordAction>(null);
   const section = useRef<HTMLDivElement>(null);
   const opener = useRef<HTMLElement | null>(null);
-  const show = (dialog: 'enable' | MfaPasswordAction) => {
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  // The clicked button itself: Safari and Firefox on macOS do not focus a button on a click.
+  const show = (dialog: 'enable' | MfaPasswordAction, e: MouseEvent<HTMLElement>) => {
+    opener.current = e.currentTarget;
     setOpen(dialog);
   };
   // The dialogs unmount on close, before antd could give the focus back: it would fall to <body>.
@@ -46,15 +47,15 @@ export function MfaSection({ user }: { user: CurrentUser }) {
       <Flex gap={8} wrap>
         {enabled ? (
           <>
-            <Button onClick={() => show('regenerate')} data-testid="mfa-regenerate">
+            <Button onClick={(e) => show('regenerate', e)} data-testid="mfa-regenerate">
               {t('mfa.regenerate')}
             </Button>
-            <Button danger onClick={() => show('disable')} data-testid="mfa-disable">
+            <Button danger onClick={(e) => show('disable', e)} data-testid="mfa-disable">
               {t('mfa.disable')}
             </Button>
           </>
         ) : (
-          <Button type="primary" onClick={() => show('enable')} data-testid="mfa-enable">
+          <Button type="primary" onClick={(e) => show('enable', e)} data-testid="mfa-enable">
             {t('mfa.enable')}
           </Button>
         )}
