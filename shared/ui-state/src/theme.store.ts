@@ -113,7 +113,13 @@ export function toThemeConfig<T extends { darkAlgorithm: unknown; defaultAlgorit
     // in light mode, and purple 3.4:1 in dark mode. Tags take shades that read at ≥ 4.5:1 (WCAG AA).
     components:
       s.resolved === 'dark'
-        ? { Tabs: { itemSelectedColor: '#7f9cf5', itemHoverColor: '#7f9cf5' }, Tag: DARK_TAG_TEXT }
+        ? {
+            Tabs: { itemSelectedColor: '#7f9cf5', itemHoverColor: '#7f9cf5' },
+            Tag: DARK_TAG_TEXT,
+            // A solid danger button (Delete, its confirmations) is dark mode's salmon red, on which
+            // white reads at 3.4:1; dark text reads at 5.5:1. Outlined danger buttons keep their red.
+            Button: { dangerColor: '#141414' },
+          }
         : { Tag: LIGHT_TAG_TEXT },
   };
 }
