@@ -406,7 +406,7 @@ test('history: each scope seeks its (…, created_at, id) index to the cursor', 
   }
 });
 
-test('retention: the next batch is a range of the partial index of mail not purged yet', async () => {
+test('retention: the next batch is a range of the partial index of mail not purged yet (created_at checked in it)', async () => {
   const plan = await explain(purgeCandidatesQuery(NOW - 30 * DAY_MS, 500));
   if (sqlite()) {
     expect(plan.text).toMatch(/SEARCH quarantine_messages USING INDEX qm_retention \(received_at<\?\)/);
