@@ -162,6 +162,13 @@ describe('statistics page', () => {
     }
   }, 60_000);
 
+  it('a range across a new year labels its days with their year', async () => {
+    mockApi(() => jsonResponse(200, { ...STATS, range: { from: '2025-11-23', to: '2026-11-22' } }));
+    renderExposed('statistics', <ExposedStatistics />, '/statistics?days=365');
+    await chart();
+    expect(lastRendered('Area')!.axis.x.labelFormatter('2025-12-30')).toBe('30 déc. 2025');
+  }, 60_000);
+
   it('one period control holds the ranges and the chart periods; the chart type is kept in the URL', async () => {
     const { calls } = mockApi(() => jsonResponse(200, STATS));
     renderExposed('statistics', <ExposedStatistics />);

@@ -54,9 +54,11 @@ export default function StatisticsChart({
   const long = (list: readonly Series[]) =>
     data.days.flatMap((d) => list.map((s) => ({ date: d.date, series: label(s), value: d[s] })));
   // Short day labels, never rotated (a rotated label eats the plot): those that would overlap are
-  // hidden. Counts are whole numbers: no 0.5 ticks. Room on the right for the last day's label.
+  // hidden; with their year when the range crosses a new year (365 days ran "23 nov." to "18 nov.").
+  // Counts are whole numbers: no 0.5 ticks. Room on the right for the last day's label.
+  const dayStyle = data.range.from.slice(0, 4) === data.range.to.slice(0, 4) ? 'short' : 'long';
   const axis = {
-    x: { labelAutoRotate: false, labelAutoHide: true, labelFormatter: (d: string) => formatUtcDay(d, lang, 'short') },
+    x: { labelAutoRotate: false, labelAutoHide: true, labelFormatter: (d: string) => formatUtcDay(d, lang, dayStyle) },
     y: { tickFilter: (v: number) => Number.isInteger(v) },
   };
   const tooltip = { title: (d: { date: string }) => formatUtcDay(d.date, lang) };
