@@ -2,7 +2,7 @@ import { Area, Column, DualAxes, Line, Pie } from '@ant-design/charts';
 import Flex from 'antd/es/flex';
 import Typography from 'antd/es/typography';
 import type { Statistics } from '@qc/contracts';
-import { formatUtcDay, PageEmpty, useThemeToken } from '@qc/ui';
+import { formatUtcDay, PageEmpty, usePhoneLayout, useThemeToken } from '@qc/ui';
 import { useTheme } from '@qc/ui-state';
 import { useTranslation } from 'react-i18next';
 import { formatCount } from '../quarantine/quarantine.format';
@@ -45,6 +45,7 @@ export default function StatisticsChart({
   const { t, i18n } = useTranslation('mail');
   const lang = i18n.resolvedLanguage ?? i18n.language;
   const token = useThemeToken();
+  const phone = usePhoneLayout();
   const theme = useTheme((s) => s.resolved) === 'dark' ? 'classicDark' : 'classic';
   const label = (s: Series) => t(`statistics.series.${s}`);
   const colorOf = (list: readonly Series[]) => ({
@@ -74,14 +75,13 @@ export default function StatisticsChart({
         : (['released', 'deleted'] as const).map((s) => ({ name: label(s), value: data.totals[s] }));
     const color =
       pie === 'risk' ? { range: Object.values(RISK_COLORS) } : { range: [token.colorSuccess, token.colorError] };
-    // Each slice says its count and share beside it: colours alone told neither.
+    // Each slice says its count and share beside it: colours alone told neither. On a phone, only its
+    // share: a longer label ran off the screen's edge (the legend names the slices, the cards count them).
     const total = slices.reduce((sum, s) => sum + s.value, 0);
+    const share = (s: Slice) =>
+      new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }).format(s.value / total);
     const sliceText = (s: Slice) =>
-      t('statistics.slice', {
-        name: s.name,
-        count: formatCount(s.value, lang),
-        percent: new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }).format(s.value / total),
-      });
+      phone ? share(s) : t('statistics.slice', { name: s.name, count: formatCount(s.value, lang), percent: share(s) });
     return (
       <Flex vertical gap={8}>
         <Typography.Text type="secondary" data-testid="statistics-pie-caption">
@@ -92,6 +92,9 @@ export default function StatisticsChart({
         ) : (
           <Pie
             {...common}
+            // Room on both sides for the labels outside the ring.
+            insetLeft={40}
+            insetRight={40}
             data={slices}
             angleField="value"
             colorField="name"
