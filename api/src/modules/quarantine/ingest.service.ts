@@ -245,11 +245,14 @@ export async function ingestMessage(
   const known = await findIdByUuid(deps.db, meta.uuid);
   if (known) return { id: known };
 
-  const recipients = [...new Set(meta.rcpt_to.map((r) => r.trim().toLowerCase()))].sort();
-  // Stored lower-cased; the spelling as received is kept for the release when its case differs.
-  const asReceived = new Map<string, string>(); // the first spelling of each mailbox
-  for (const r of meta.rcpt_to)
-    if (!asReceived.has(r.trim().toLowerCase())) asReceived.set(r.trim().toLowerCase(), r.trim());
+  // Stored lower-cased, one per mailbox; the first spelling as received is kept for the release
+  // when its case differs.
+  const asReceived = new Map<string, string>();
+  for (const written of meta.rcpt_to.map((r) => r.trim())) {
+    const mailbox = written.toLowerCase();
+    if (!asReceived.has(mailbox)) asReceived.set(mailbox, written);
+  }
+  const recipients = [...asReceived.keys()].sort();
   const casedDifferently = [...asReceived.values()].filter((r) => r !== r.toLowerCase());
   const mailFrom = meta.mail_from.trim();
   const rawHash = sha256(raw).toString('hex');

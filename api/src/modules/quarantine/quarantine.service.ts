@@ -247,7 +247,7 @@ export async function listQuarantine(
   return { results, next_cursor: next ? encodeCursor(next) : null };
 }
 
-function parseJsonArray<T>(text: string | null): T[] {
+export function parseJsonArray<T>(text: string | null): T[] {
   try {
     const v: unknown = JSON.parse(text ?? '[]');
     return Array.isArray(v) ? (v as T[]) : [];

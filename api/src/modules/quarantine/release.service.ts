@@ -7,6 +7,7 @@ import { claimForRelease, findMessage, findRaw, finishRelease } from './quaranti
 import {
   emailNotFound,
   historyRow,
+  parseJsonArray,
   rawPurged,
   refuse,
   relayTextFor,
@@ -21,14 +22,8 @@ type Deps = Pick<AppContext, 'db' | 'config'>;
 
 /** The claimed (lower-cased) recipients spelled as Haraka received them: the original envelope. */
 function asReceived(envelopeTo: string | null, recipients: string[]): string[] {
-  let spelled: unknown;
-  try {
-    spelled = JSON.parse(envelopeTo ?? '[]');
-  } catch {
-    spelled = [];
-  }
   const original = new Map(
-    (Array.isArray(spelled) ? spelled : [])
+    parseJsonArray<unknown>(envelopeTo)
       .filter((a): a is string => typeof a === 'string' && isSafeEnvelopeAddress(a))
       .map((a) => [a.toLowerCase(), a]),
   );
