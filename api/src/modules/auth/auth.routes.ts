@@ -20,9 +20,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       },
     },
     async (request, reply) => {
-      await limiter.consume(request);
+      const budget = await limiter.consume(request);
       const answer = await login(ctx, request.body.email, request.body.password);
-      await limiter.succeeded(request, reply);
+      await limiter.succeeded(budget, request, reply);
       return answer;
     },
   );

@@ -13,6 +13,13 @@ function accountOf(req: FastifyRequest): string {
     .toLowerCase();
 }
 
+/** What one sign-in attempt was counted in: its browser's own budget (a valid proof), or the account's. */
+export interface LoginBudget {
+  device: string | null;
+  count: ReturnType<typeof createAttemptCounters>;
+  keys: string[];
+}
+
 /**
  * Sign-in limits per account (e-mail) and per client IP (request.ip honours X-Forwarded-For only
  * from QC_TRUSTED_PROXIES), counted in the database: every process and replica shares them.
@@ -30,8 +37,7 @@ export function createLoginLimiter(db: Db, limits: Config['loginRate'], secret: 
   const knownDevice = createAttemptCounters(db, [ip, { name: 'device', max: limits.accountMax, windowSeconds }]);
   const proofs = createDeviceProofs(secret);
 
-  /** The budget this attempt spends: its browser's own (a valid proof), or the account's. */
-  const budgetOf = (req: FastifyRequest) => {
+  const budgetOf = (req: FastifyRequest): LoginBudget => {
     const account = accountOf(req);
     const device = proofs.deviceOf(account, cookieValue(req.headers.cookie, DEVICE_COOKIE));
     return device
@@ -40,13 +46,15 @@ export function createLoginLimiter(db: Db, limits: Config['loginRate'], secret: 
   };
 
   return {
-    async consume(req: FastifyRequest): Promise<void> {
-      const { count, keys } = budgetOf(req);
-      throwIfLimited(await count(keys), 'Too many sign-in attempts. Try again later.');
+    /** Counts the attempt; the budget it was counted in, for `succeeded`. */
+    async consume(req: FastifyRequest): Promise<LoginBudget> {
+      const budget = budgetOf(req);
+      throwIfLimited(await budget.count(budget.keys), 'Too many sign-in attempts. Try again later.');
+      return budget;
     },
     /** After the right password: the attempt is taken back, and this browser holds the account's proof. */
-    async succeeded(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-      const { device, count, keys } = budgetOf(req);
+    async succeeded(budget: LoginBudget, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+      const { device, count, keys } = budget;
       await count.refund(keys);
       // Secure whatever the request's scheme (behind a TLS proxy it may read http); browsers keep a
       // Secure cookie on http://localhost too, and elsewhere on plain http they drop it: no budget
