@@ -195,13 +195,21 @@ export const m0003_quarantine: Migration = {
       await db.schema.dropTable('history').execute();
       await db.schema
         .createTable('quarantine_recipients_prev')
-        .addColumn('message_id', 'text', (c) => c.notNull().references('quarantine_messages.id').onDelete('cascade'))
+        .addColumn('message_id', 'text', (c) => c.notNull())
         .addColumn('recipient', 'text', (c) => c.notNull())
         .addColumn('domain', 'text', (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())
         .addColumn('received_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('quarantine_recipients_prev_pk', ['message_id', 'recipient'])
+        // The names 0001 gave them (PostgreSQL keeps a constraint's name when its table is renamed).
+        .addPrimaryKeyConstraint('quarantine_recipients_pk', ['message_id', 'recipient'])
+        .addForeignKeyConstraint(
+          'quarantine_recipients_message_id_fkey',
+          ['message_id'],
+          'quarantine_messages',
+          ['id'],
+          (fk) => fk.onDelete('cascade'),
+        )
         .addCheckConstraint(
           'qr_status',
           sql`status in ('pending', 'releasing', 'released', 'release_failed', 'deleted')`,

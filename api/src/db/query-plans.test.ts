@@ -414,4 +414,21 @@ test('retention: the next batch is a range of the partial index of mail not purg
   } else {
     expectPgIndex(plan, 'qm_retention');
   }
+  // The plan above only names the index: its key columns and predicate are read from the catalogue.
+  if (sqlite()) {
+    const columns = await sql<{
+      name: string;
+    }>`select name from pragma_index_info('qm_retention') order by seqno`.execute(handle.db);
+    expect(columns.rows.map((r) => r.name)).toEqual(['received_at', 'created_at']);
+    const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where name = 'qm_retention'`.execute(
+      handle.db,
+    );
+    expect(rows[0]?.sql).toMatch(/where\s+"raw_purged_at" is null$/i);
+  } else {
+    const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes
+      where schemaname = current_schema() and indexname = 'qm_retention'`.execute(handle.db);
+    expect(rows.map((r) => r.indexdef.replace(/^.* USING /, ''))).toEqual([
+      'btree (received_at, created_at) WHERE (raw_purged_at IS NULL)',
+    ]);
+  }
 });
