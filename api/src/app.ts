@@ -12,6 +12,7 @@ import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { openMigratedDatabase, type DatabaseHandle } from './db/database';
 import { errorHandler } from './lib/error-handler';
+import { HttpError } from './lib/http-error';
 import { createMailer, type Mailer } from './lib/mailer';
 import { createPasswordHasher } from './lib/passwords';
 import { createReauthLimiter } from './modules/auth/attempt-limiter';
@@ -95,9 +96,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(helmet, { contentSecurityPolicy: false, frameguard: { action: 'deny' } });
   app.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith(DOCS_PREFIX)) return; // Swagger UI sets its own
-    // The api's answers need no remote origins: no look at the remotes file on their hot path.
-    const csp = request.url.startsWith(API_PREFIX) ? API_CSP : consoleCsp(await remotes.origins());
-    reply.header('content-security-policy', csp);
+    if (request.url.startsWith(API_PREFIX)) {
+      // The api's answers need no remote origins: no look at the remotes file on their hot path.
+      // Tokens, mail and counts are nobody's to keep: no browser or proxy cache (RFC 6749 §5.1).
+      reply.header('content-security-policy', API_CSP).header('cache-control', 'no-store');
+      return;
+    }
+    reply.header('content-security-policy', consoleCsp(await remotes.origins()));
+  });
+  // Every api body is JSON or multipart: a text/plain body gets the same 415 as any other type,
+  // instead of a 400 saying that a string is not an object.
+  app.removeContentTypeParser('text/plain');
+  // `?status=a&status=b` would otherwise reach a schema as an array and be refused with a
+  // type error that does not say what was wrong.
+  app.addHook('preValidation', async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    for (const key in query) {
+      if (Array.isArray(query[key])) {
+        throw new HttpError(400, 'validation_error', 'The request is not valid.', {
+          [key]: 'Given more than once.',
+        });
+      }
+    }
   });
 
   // One budget per user for every password or code check of a signed-in user, whatever the route.
@@ -107,7 +127,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Quarantine Console API', version: '1.0.0' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          ingest: { type: 'http', scheme: 'bearer', description: 'The service token QC_INGEST_TOKEN (Haraka plugin)' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });

@@ -34,6 +34,8 @@ function validationErrors(error: FastifyError): Record<string, string> {
 /** Every error leaves as DESIGN §4's `{detail, code, errors?}`. */
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
+    // RFC 9110 §11.6.1: a 401 names the scheme that would be accepted.
+    if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
     if (error.headers) reply.headers(error.headers);
     if (error.statusCode >= 500) request.log.error({ err: error }, error.detail);
     return reply.status(error.statusCode).send(error.toBody());

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from './common';
+import { CursorParam, LIMITS, PageSizeParam } from './common';
 
 export const FEEDBACK_TYPES = ['bug', 'suggestion', 'question', 'other'] as const;
 export const FeedbackType = z.enum(FEEDBACK_TYPES, { error: 'Please select a feedback type' });
@@ -79,7 +79,7 @@ export const FeedbackList = z.object({ results: z.array(FeedbackItem), next_curs
 export type FeedbackList = z.infer<typeof FeedbackList>;
 
 export const FeedbackListQuery = z.object({
-  cursor: z.string().max(200).optional(),
-  page_size: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(LIMITS.defaultPageSize),
+  cursor: CursorParam,
+  page_size: PageSizeParam,
 });
 export type FeedbackListQuery = z.infer<typeof FeedbackListQuery>;

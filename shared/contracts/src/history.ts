@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS, Role } from './common';
+import { CursorParam, emptyAsUndefined, PageSizeParam, Role } from './common';
 import { DateFilter, optionalText, refuseReversedBounds } from './quarantine';
 
 /** What the history (audit trail) records: every download, release and delete of a quarantined e-mail. */
@@ -29,8 +29,6 @@ export type HistoryEntry = z.infer<typeof HistoryEntry>;
 export const HistoryList = z.object({ results: z.array(HistoryEntry), next_cursor: z.string().nullable() });
 export type HistoryList = z.infer<typeof HistoryList>;
 
-const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
-
 /**
  * GET /api/history/: newest first. `user` is an e-mail (exact, case-insensitive) or a user id.
  * A user sees their own actions, a domain_admin those of their domain's users, an admin all.
@@ -41,8 +39,8 @@ export const HistoryListQuery = z
     user: optionalText(320),
     date_from: DateFilter,
     date_to: DateFilter,
-    cursor: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
-    page_size: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(LIMITS.defaultPageSize),
+    cursor: CursorParam,
+    page_size: PageSizeParam,
   })
   .superRefine(refuseReversedBounds);
 export type HistoryListQuery = z.infer<typeof HistoryListQuery>;

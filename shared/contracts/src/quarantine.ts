@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, LIMITS } from './common';
+import { ApiError, CursorParam, emptyAsUndefined, PageSizeParam, queryNumber } from './common';
 
 /**
  * Status of one recipient of a quarantined message (DESIGN §4 "Per recipient"):
@@ -113,7 +113,6 @@ export type IngestMeta = z.infer<typeof IngestMeta>;
 export const IngestResponse = z.object({ id: z.string() });
 export type IngestResponse = z.infer<typeof IngestResponse>;
 
-const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 /**
  * A free-text filter of a list. Control characters are refused: nothing stored holds them, and a
  * NUL cut the search pattern short (matching everything) or broke the full-text query.
@@ -128,7 +127,7 @@ export const optionalText = (max: number) =>
       .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'Control characters are not allowed.')
       .optional(),
   );
-const optionalNumber = z.preprocess(emptyAsUndefined, z.coerce.number().finite().optional());
+const optionalNumber = z.preprocess(emptyAsUndefined, queryNumber(false).optional());
 /** ISO 8601 date-time with offset, or a date (YYYY-MM-DD, a UTC day). */
 export const DateFilter = z.preprocess(
   emptyAsUndefined,
@@ -179,8 +178,8 @@ export const QuarantineListQuery = z
     score_max: optionalNumber,
     date_from: DateFilter,
     date_to: DateFilter,
-    cursor: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
-    page_size: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(LIMITS.defaultPageSize),
+    cursor: CursorParam,
+    page_size: PageSizeParam,
   })
   .superRefine(refuseReversedBounds);
 export type QuarantineListQuery = z.infer<typeof QuarantineListQuery>;

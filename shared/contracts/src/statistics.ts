@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emptyAsUndefined, queryNumber } from './common';
 import { DateFilter } from './quarantine';
 
 /**
@@ -29,8 +30,6 @@ export const STATISTICS_DEFAULT_DAYS = 7;
 /** Longest custom range (`date_from`..`date_to`), in days. */
 export const STATISTICS_MAX_DAYS = 366;
 
-const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
-
 /**
  * GET /api/statistics/: `days` (the last N UTC days, today included) or `date_from`/`date_to`
  * (inclusive UTC days; an ISO date-time counts for the UTC day it falls in; a missing `date_to` is
@@ -39,9 +38,7 @@ const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 export const StatisticsQuery = z.object({
   days: z.preprocess(
     emptyAsUndefined,
-    z.coerce
-      .number()
-      .int()
+    queryNumber(true)
       .refine((v) => (STATISTICS_PERIODS as readonly number[]).includes(v), {
         message: `One of ${STATISTICS_PERIODS.join(', ')}`,
       })

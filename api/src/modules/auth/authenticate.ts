@@ -11,14 +11,17 @@ declare module 'fastify' {
   }
 }
 
-/** preHandler: sets request.auth or answers 401. */
+/**
+ * Sets request.auth or answers 401. Used as onRequest: before the body and query are validated, so
+ * an anonymous caller learns nothing of a route's schema, and an expired token always gets its 401.
+ */
 export function requireAuthHook(ctx: AppContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     request.auth = await authenticate(ctx, request.headers.authorization);
   };
 }
 
-/** preHandler for role-gated routes (spec §6 semantics); use after requireAuthHook. */
+/** For role-gated routes (spec §6 semantics); use after requireAuthHook, in the same hook list. */
 export function requireRoleHook(role: Role) {
   return async (request: FastifyRequest) => {
     if (!roleSatisfies(currentAuth(request).user.role, role)) throw forbidden();

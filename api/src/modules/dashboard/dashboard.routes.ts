@@ -8,7 +8,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   app.get(
     '/api/dashboard/',
     {
-      preHandler: requireAuthHook(ctx),
+      onRequest: requireAuthHook(ctx),
       schema: {
         tags: ['dashboard'],
         summary: 'Pending, released and deleted counts the caller may see',

@@ -10,6 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
+import { sendDownload } from '../../lib/download';
 import { HttpError } from '../../lib/http-error';
 import { createAttemptCounter } from '../auth/attempt-counter';
 import { throwIfLimited } from '../auth/attempt-limiter';
@@ -107,7 +108,12 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         params: z.object({ id: z.string().max(64), imageId: z.string().max(64) }),
         response: {
           // Sent as a Buffer: Fastify does not serialize it.
-          200: z.unknown().describe('The image bytes: image/png, image/jpeg, image/gif or image/webp'),
+          200: {
+            description: 'The image bytes, with their sniffed type',
+            content: Object.fromEntries(
+              ['image/png', 'image/jpeg', 'image/gif', 'image/webp'].map((type) => [type, { schema: z.file() }]),
+            ),
+          },
           401: ApiError,
           403: ApiError,
           404: ApiError,
@@ -116,13 +122,7 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     },
     async (request, reply) => {
       const image = await feedbackImage(ctx.db, request.params.id, request.params.imageId);
-      return reply
-        .header('content-type', image.mime)
-        .header('content-disposition', `attachment; filename="${image.filename}"`)
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'")
-        .header('cache-control', 'private, no-store')
-        .send(image.data);
+      return sendDownload(reply, { type: image.mime, disposition: image.disposition, data: image.data });
     },
   );
 };

@@ -12,6 +12,7 @@ import {
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
 import type { Db } from '../../db/database';
+import { attachment } from '../../lib/download';
 import { HttpError, notFound } from '../../lib/http-error';
 import { newId } from '../../lib/ids';
 import { issuesToErrors } from '../../lib/validation';
@@ -204,10 +205,11 @@ export async function feedbackImage(
   db: Db,
   feedbackId: string,
   imageId: string,
-): Promise<{ mime: ImageMime; data: Buffer; filename: string }> {
+): Promise<{ mime: ImageMime; data: Buffer; disposition: string }> {
   const row = await findImage(db, feedbackId, imageId);
   // Only what was sniffed as one of the four image types is ever served, and as that type.
   if (!row || !IMAGE_TYPES.has(row.mime)) throw notFound();
   const mime = row.mime as ImageMime;
-  return { mime, data: Buffer.from(row.data), filename: `feedback-${feedbackId}-${row.position}.${EXTENSIONS[mime]}` };
+  const name = `feedback-${feedbackId}-${row.position}`;
+  return { mime, data: Buffer.from(row.data), disposition: attachment(name, `.${EXTENSIONS[mime]}`, 'feedback') };
 }

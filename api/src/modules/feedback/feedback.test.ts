@@ -155,9 +155,9 @@ describe('POST /api/feedback/', () => {
       expect(dl.statusCode).toBe(200);
       expect(dl.rawPayload.equals(images[n]!)).toBe(true);
       expect(dl.headers['content-type']).toBe(image.mime);
-      expect(dl.headers['content-disposition']).toMatch(/^attachment; filename="[\w.-]+"$/);
+      expect(dl.headers['content-disposition']).toMatch(/^attachment; filename="[\w.-]+"; filename\*=UTF-8''[\w.-]+$/);
       expect(dl.headers['x-content-type-options']).toBe('nosniff');
-      expect(dl.headers['content-security-policy']).toBe("default-src 'none'");
+      expect(dl.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
     }
   });
 

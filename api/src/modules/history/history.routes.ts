@@ -8,7 +8,7 @@ export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   app.get(
     '/api/history/',
     {
-      preHandler: requireAuthHook(ctx),
+      onRequest: requireAuthHook(ctx),
       schema: {
         tags: ['history'],
         summary: 'Downloads, releases and deletes of quarantined e-mails, newest first (keyset pages)',

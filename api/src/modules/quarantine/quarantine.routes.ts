@@ -16,6 +16,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
+import { sendDownload } from '../../lib/download';
 import { HttpError } from '../../lib/http-error';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
 import { bulkAction } from './bulk.service';
@@ -71,7 +72,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           '413 beyond QC_INGEST_MAX_BYTES; 503 `ingest_disabled` when QC_INGEST_TOKEN is unset.',
         consumes: ['multipart/form-data'],
         body: IngestForm,
-        security,
+        security: [{ ingest: [] }],
         response: {
           201: IngestResponse,
           400: ApiError,
@@ -102,7 +103,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   app.get(
     '/api/quarantine/',
     {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         tags: ['quarantine'],
         summary: 'Quarantined e-mails the caller may see, newest first (keyset pages)',
@@ -121,7 +122,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   app.get(
     '/api/quarantine/:id/',
     {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         tags: ['quarantine'],
         summary: 'One quarantined e-mail: every field of spec §3',
@@ -137,16 +138,23 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   app.get(
     '/api/quarantine/:id/raw/',
     {
-      preHandler: auth,
+      onRequest: auth,
+      // Every GET is recorded as a download: a HEAD (link checkers, prefetch) must not be.
+      exposeHeadRoute: false,
       schema: {
         tags: ['quarantine'],
         summary: 'The raw message as a download (audited)',
-        description: 'message/rfc822, as an attachment. Recorded in the history (download).',
+        description:
+          'message/rfc822, as an attachment named after the subject (`filename*` in UTF-8, `filename` in ' +
+          'ASCII). Recorded in the history (download).',
         security,
         params: IdParams,
         response: {
           // Sent as a Buffer: Fastify does not serialize it.
-          200: z.unknown().describe('The original bytes (message/rfc822)'),
+          200: {
+            description: 'The original bytes, as received',
+            content: { 'message/rfc822': { schema: z.file() } },
+          },
           401: ApiError,
           404: ApiError,
           410: ApiError.describe('raw_purged: retention removed the original bytes'),
@@ -154,21 +162,15 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       },
     },
     async (request, reply) => {
-      const { data, filename } = await downloadRaw(ctx, actorOf(request), request.params.id);
-      return reply
-        .header('content-type', 'message/rfc822')
-        .header('content-disposition', `attachment; filename="${filename}"`)
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .header('cache-control', 'private, no-store')
-        .send(data);
+      const { data, disposition } = await downloadRaw(ctx, actorOf(request), request.params.id);
+      return sendDownload(reply, { type: 'message/rfc822', disposition, data });
     },
   );
 
   app.post(
     '/api/quarantine/:id/release/',
     {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         tags: ['quarantine'],
         summary: 'Release to the recipients the caller acts for (SMTP re-injection of the original bytes)',
@@ -202,7 +204,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   app.post(
     '/api/quarantine/bulk/',
     {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         tags: ['quarantine'],
         summary: `Release or delete up to ${BULK_MAX_IDS} e-mails; the outcome of each id`,
@@ -222,7 +224,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   app.delete(
     '/api/quarantine/:id/',
     {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         tags: ['quarantine'],
         summary: 'Delete (soft) for the recipients the caller sees',

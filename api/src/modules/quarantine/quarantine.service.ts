@@ -16,6 +16,7 @@ import {
 } from '@qc/contracts';
 import type { AppContext } from '../../app-context';
 import type { RecipientStatus } from '../../db/schema';
+import { attachment } from '../../lib/download';
 import { HttpError } from '../../lib/http-error';
 import { isId } from '../../lib/ids';
 import type { AuthContext } from '../auth/auth.service';
@@ -396,17 +397,12 @@ export async function refuse(
   throw err;
 }
 
-/** A file name safe in a Content-Disposition header: ASCII letters, digits, dot, dash, underscore. */
-export function rawFilename(subject: string | null, id: string): string {
-  const base = (subject ?? '')
-    .normalize('NFKD')
-    .replace(/[^A-Za-z0-9._-]+/g, '_')
-    .replace(/^[._]+|[._]+$/g, '')
-    .slice(0, 80);
-  return `${base || 'message'}-${id}.eml`;
-}
-
-export async function downloadRaw(deps: Deps, actor: Actor, id: string): Promise<{ data: Buffer; filename: string }> {
+/** The raw message and its Content-Disposition: named after its subject, always ending in .eml. */
+export async function downloadRaw(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+): Promise<{ data: Buffer; disposition: string }> {
   const scope = scopeFor(actor.auth.user);
   const summary = await summaryFor(deps, id, scope);
   const m = summary.total ? await findMessage(deps.db, id) : undefined;
@@ -414,7 +410,7 @@ export async function downloadRaw(deps: Deps, actor: Actor, id: string): Promise
   if (m && !data && m.raw_purged_at !== null) return refuse(deps, actor, 'download', id, rawPurged());
   if (!m || !data) return refuse(deps, actor, 'download', id, emailNotFound());
   await insertHistory(deps.db, historyRow(actor, 'download', id, null));
-  return { data, filename: rawFilename(m.subject, id) };
+  return { data, disposition: attachment(m.subject ?? '', `-${id}.eml`, 'message') };
 }
 
 /**

@@ -596,7 +596,9 @@ describe('history rows', () => {
     });
     expect(dl.statusCode).toBe(200);
     expect(dl.headers['content-type']).toBe('message/rfc822');
-    expect(dl.headers['content-disposition']).toBe(`attachment; filename="Audited-${id}.eml"`);
+    expect(dl.headers['content-disposition']).toBe(
+      `attachment; filename="Audited-${id}.eml"; filename*=UTF-8''Audited-${id}.eml`,
+    );
     expect(dl.headers['x-content-type-options']).toBe('nosniff');
     await tick();
     // Someone else's: refused, and recorded as a failure of that someone.
@@ -653,7 +655,9 @@ describe('history rows', () => {
       url: `/api/quarantine/${id}/raw/`,
       headers: bearer(tokens['bob@a.example']!),
     });
-    expect(dl.headers['content-disposition']).toMatch(/^attachment; filename="[A-Za-z0-9._-]+\.eml"$/);
+    expect(dl.headers['content-disposition']).toMatch(
+      /^attachment; filename="[A-Za-z0-9._-]+\.eml"; filename\*=UTF-8''[A-Za-z0-9%._~!-]+\.eml$/,
+    );
   });
 });
 

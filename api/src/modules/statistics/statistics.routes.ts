@@ -8,7 +8,7 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   app.get(
     '/api/statistics/',
     {
-      preHandler: requireAuthHook(ctx),
+      onRequest: requireAuthHook(ctx),
       schema: {
         tags: ['statistics'],
         summary: 'Per-day quarantined / released / deleted counts and risk levels the caller may see',

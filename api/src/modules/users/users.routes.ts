@@ -8,7 +8,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.get(
     '/api/users/me/',
     {
-      preHandler: requireAuthHook(ctx),
+      onRequest: requireAuthHook(ctx),
       schema: {
         tags: ['users'],
         summary: 'The signed-in user',

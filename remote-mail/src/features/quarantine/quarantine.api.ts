@@ -37,8 +37,21 @@ export function getRawEmail(id: string, signal?: AbortSignal): Promise<Blob> {
 /** The raw message to save as a file, named as the server suggests (Content-Disposition). */
 export async function downloadRawEmail(id: string): Promise<{ blob: Blob; filename: string }> {
   const response = await api.get(`${emailPath(id)}raw/`, { headers: { Accept: 'message/rfc822, */*' } });
-  const suggested = /filename="([^"]+)"/i.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? '';
+  const suggested = suggestedFilename(response.headers.get('content-disposition') ?? '');
   return { blob: await response.blob(), filename: safeFilename(suggested, id) };
+}
+
+/** The name a Content-Disposition suggests: `filename*` (UTF-8, RFC 5987) when given, else `filename`. */
+export function suggestedFilename(disposition: string): string {
+  const written = /filename\*=UTF-8''([^;\s]+)/i.exec(disposition)?.[1];
+  if (written) {
+    try {
+      return decodeURIComponent(written);
+    } catch {
+      // Malformed percent-encoding: the ASCII name below.
+    }
+  }
+  return /filename="([^"]+)"/i.exec(disposition)?.[1] ?? '';
 }
 
 /** A name safe on any file system, ending in .eml. */

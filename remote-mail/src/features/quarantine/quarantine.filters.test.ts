@@ -1,5 +1,5 @@
 import { localDaysRange, toIsoWithOffset } from '@qc/ui';
-import { safeFilename } from './quarantine.api';
+import { safeFilename, suggestedFilename } from './quarantine.api';
 import { DEFAULT_FILTERS, patchFilters, readFilters, toListQuery, writeFilters } from './quarantine.filters';
 import { formatSize, scoreBand } from './quarantine.format';
 
@@ -105,5 +105,15 @@ describe('formatting', () => {
     expect(safeFilename('You_won-m1.eml', 'm1')).toBe('You_won-m1.eml');
     expect(safeFilename('../../etc/passwd', 'm1')).toBe('etc_passwd.eml');
     expect(safeFilename('', 'a/b:c')).toBe('a_b_c.eml');
+  });
+
+  it('the suggested name is the UTF-8 one when the server gives it, else the ASCII one', () => {
+    const both = `attachment; filename="message-m1.eml"; filename*=UTF-8''${encodeURIComponent('Счёт №5-m1.eml')}`;
+    expect(suggestedFilename(both)).toBe('Счёт №5-m1.eml');
+    expect(safeFilename(suggestedFilename(both), 'm1')).toBe('Счёт_5-m1.eml');
+    expect(suggestedFilename('attachment; filename="message-m1.eml"')).toBe('message-m1.eml');
+    expect(suggestedFilename(`attachment; filename="message-m1.eml"; filename*=UTF-8''%E0%A4%A`)).toBe(
+      'message-m1.eml',
+    );
   });
 });
