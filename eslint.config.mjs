@@ -1,5 +1,7 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import jest from 'eslint-plugin-jest';
+import playwright from 'eslint-plugin-playwright';
 
 export default tseslint.config(
   {
@@ -45,6 +47,25 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // A focused test silently drops the others; an expect that a branch may skip asserts nothing.
+    files: ['**/*.test.{ts,tsx,js}', 'test/**/*.{ts,tsx}', 'api/src/test/**/*.ts'],
+    plugins: { jest },
+    settings: { jest: { version: 30 } },
+    rules: {
+      'jest/no-focused-tests': 'error',
+      'jest/no-conditional-expect': 'error',
+      'jest/valid-expect': 'error',
+    },
+  },
+  {
+    files: ['e2e/**/*.ts'],
+    plugins: { playwright },
+    rules: {
+      'playwright/missing-playwright-await': 'error',
+      'playwright/no-focused-test': 'error',
     },
   },
   {

@@ -1,4 +1,4 @@
-import { createTestEnv, usingPostgres } from '../test/helpers'; // first: it makes jest able to load kysely
+import { createTestEnv, sqliteOnly } from '../test/helpers'; // first: it makes jest able to load kysely
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { loadConfig } from '../config';
@@ -49,18 +49,31 @@ test('migrations create every table, run once, and ignore other schemas on the s
   }
 });
 
-test('SQLite is opened durable (WAL, synchronous=FULL) with foreign keys on; PostgreSQL enforces them too', async () => {
+/** A migrated database of the run's kind, closed and removed after `fn`. */
+async function withMigrated(fn: (handle: ReturnType<typeof openDatabase>) => Promise<void>) {
   const env = await createTestEnv();
   const handle = openDatabase(loadConfig(env.env, env.tmpDir).database);
   try {
     await migrateToLatest(handle);
-    if (handle.dialect === 'sqlite') {
-      const pragma = async (name: string) =>
-        Object.values((await sql.raw(`pragma ${name}`).execute(handle.db)).rows[0] as object)[0];
-      expect(await pragma('journal_mode')).toBe('wal');
-      expect(await pragma('synchronous')).toBe(2); // FULL
-      expect(await pragma('foreign_keys')).toBe(1);
-    }
+    await fn(handle);
+  } finally {
+    await handle.close();
+    await env.cleanup();
+  }
+}
+
+sqliteOnly('SQLite is opened durable (WAL, synchronous=FULL) with foreign keys on', () =>
+  withMigrated(async (handle) => {
+    const pragma = async (name: string) =>
+      Object.values((await sql.raw(`pragma ${name}`).execute(handle.db)).rows[0] as object)[0];
+    expect(await pragma('journal_mode')).toBe('wal');
+    expect(await pragma('synchronous')).toBe(2); // FULL
+    expect(await pragma('foreign_keys')).toBe(1);
+  }),
+);
+
+test('foreign keys are enforced (both databases)', () =>
+  withMigrated(async (handle) => {
     const orphan = handle.db
       .insertInto('sessions')
       .values({
@@ -79,13 +92,7 @@ test('SQLite is opened durable (WAL, synchronous=FULL) with foreign keys on; Pos
     await expect(orphan).rejects.toMatchObject({
       code: expect.stringMatching(/^(SQLITE_CONSTRAINT_FOREIGNKEY|23503)$/),
     });
-  } finally {
-    await handle.close();
-    await env.cleanup();
-  }
-});
-
-const sqliteOnly = usingPostgres ? () => undefined : test;
+  }));
 
 // Several processes write the SQLite file (api workers, the CLI). Another connection stands for
 // another process here.

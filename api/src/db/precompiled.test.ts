@@ -1,4 +1,4 @@
-import { createTestEnv, usingPostgres } from '../test/helpers'; // first: it makes jest able to load kysely
+import { createTestEnv, postgresOnly } from '../test/helpers'; // first: it makes jest able to load kysely
 import { sql } from 'kysely';
 import { loadConfig } from '../config';
 import { openMigratedDatabase, type DatabaseHandle } from './database';
@@ -51,8 +51,6 @@ test('an argument the query changes is refused (it would be sent as its placehol
 test('a name is used once', () => {
   expect(() => precompiled('test_pairs', () => sql`select 1`)).toThrow(/used twice/);
 });
-
-const postgresOnly = usingPostgres ? test : () => undefined;
 
 postgresOnly('PostgreSQL prepares it once per connection, under its name', async () => {
   await handle.db.transaction().execute(async (trx) => {

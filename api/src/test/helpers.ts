@@ -26,6 +26,13 @@ export interface TestEnv {
 
 export const usingPostgres = Boolean(process.env.QC_TEST_DATABASE_URL);
 
+/**
+ * Tests of one database only: on the other run they are reported as skipped (not dropped, not
+ * counted as passed).
+ */
+export const sqliteOnly: jest.It = usingPostgres ? test.skip : test;
+export const postgresOnly: jest.It = usingPostgres ? test : test.skip;
+
 export async function createTestEnv(overrides: Record<string, string> = {}): Promise<TestEnv> {
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'qc-api-test-'));
   const env: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { bearer, usingPostgres, type TestApp } from '../../test/helpers';
+import { bearer, sqliteOnly, type TestApp } from '../../test/helpers';
 import { ingestOk, meta, mime, type Sink, startQuarantineSuite, type QuarantineSuite } from '../../test/quarantine';
 import { listPage, listKeysQuery, messageIdForms, textHitIds, type Scope } from './quarantine.repository';
 
@@ -363,7 +363,6 @@ test('the list items carry the documented fields', async () => {
 });
 
 // SQLite's plan text only; PostgreSQL plans are asserted in db/query-plans.test.ts.
-const sqliteOnly = usingPostgres ? () => undefined : test;
 sqliteOnly('query plans (SQLite): each scope walks its index in keyset order', async () => {
   const plan = async (scope: Scope, withQ = false) => {
     const query = listKeysQuery(

@@ -91,10 +91,12 @@ describe('retention purge', () => {
       .select(['id', 'subject', 'body_text', 'raw_purged_at'])
       .where('id', 'in', [...old, ...fresh])
       .execute();
-    for (const r of rows) {
-      if (old.includes(r.id)) expect([r.body_text, typeof r.raw_purged_at]).toEqual([null, 'number']);
-      else expect([r.body_text, r.raw_purged_at]).toEqual([expect.stringContaining('Body of'), null]);
-    }
+    const purged = rows.filter((r) => old.includes(r.id));
+    const kept = rows.filter((r) => !old.includes(r.id));
+    expect(purged.map((r) => [r.body_text, typeof r.raw_purged_at])).toEqual(old.map(() => [null, 'number']));
+    expect(kept.map((r) => [r.body_text, r.raw_purged_at])).toEqual(
+      fresh.map(() => [expect.stringContaining('Body of'), null]),
+    );
     // A second run finds nothing more.
     expect(await runRetention(t)).toEqual({ ran: true, result: { purged: 0, sessions: 0 } });
   });
