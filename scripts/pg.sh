@@ -4,7 +4,8 @@
 source "$(dirname "$0")/lib.sh"
 PORT=${QC_PG_PORT:-55432}
 DIR=${QC_PG_DIR:-/tmp/qc-test-pg}
-bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+# The server's own programs: postgresql-client alone also makes a .../bin folder, without pg_ctl.
+bin() { ls /usr/lib/postgresql/*/bin/pg_ctl 2>/dev/null | sort -V | tail -n 1 | xargs -r dirname; }
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
 case "${1:-}" in

@@ -6,29 +6,42 @@ source "$(dirname "$0")/lib.sh"
 RESULTS="$ROOT/test-results"
 rm -rf "$RESULTS" && mkdir -p "$RESULTS"
 failed=()
-stage() { # stage <name> <command...>
-  local name=$1; shift
+stage() { # stage <name> <minutes> <command...>: a stage that hangs is stopped, and counted as failed
+  local name=$1 minutes=$2; shift 2
   log "$name"
   local t0=$SECONDS
-  if "$@"; then echo "-- $name: ok ($((SECONDS - t0)) s)"; else echo "-- $name: FAILED ($((SECONDS - t0)) s)"; failed+=("$name"); fi
+  if timeout -k 30 "${minutes}m" "$@"; then
+    echo "-- $name: ok ($((SECONDS - t0)) s)"
+  else
+    echo "-- $name: FAILED ($((SECONDS - t0)) s)"
+    failed+=("$name")
+  fi
 }
-
-bash scripts/setup.sh
-ensure_apt chromium chromium fonts-liberation
-ensure_apt rspamd rspamd
-ensure_apt redis-server redis-server
-export QC_PG_PORT=${QC_PG_PORT:-55432}
-bash scripts/pg.sh start
+summary() { node scripts/test-summary.mjs "$RESULTS" "${failed[@]+"${failed[@]}"}"; }
 trap 'bash scripts/pg.sh stop' EXIT
 
-stage lint eslint --max-warnings=0 .
-stage format prettier --check --log-level=warn .
-stage typecheck pnpm -r --workspace-concurrency=2 --if-present run typecheck
-stage "jest (SQLite)" jest --ci --json --outputFile="$RESULTS/jest-sqlite.json"
-stage "api tests (PostgreSQL)" env QC_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$QC_PG_PORT/postgres" \
-  jest --ci --selectProjects api --json --outputFile="$RESULTS/jest-postgres.json"
-stage build bash scripts/build.sh
-stage e2e env PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/e2e.json" \
+# Set-up failures are reported like any other stage, so the run still ends with its summary line.
+stage setup 20 bash scripts/setup.sh
+if [ ${#failed[@]} -gt 0 ]; then summary; exit 1; fi
+stage "system packages" 20 bash -c 'source scripts/lib.sh
+  ensure_apt chromium chromium fonts-liberation
+  ensure_apt rspamd rspamd
+  ensure_apt redis-server redis-server'
+export QC_PG_PORT=${QC_PG_PORT:-55432}
+stage postgresql 10 bash scripts/pg.sh start
+
+stage lint 10 eslint --max-warnings=0 .
+stage format 5 prettier --check --log-level=warn .
+stage typecheck 10 pnpm -r --workspace-concurrency=2 --if-present run typecheck
+stage "jest (SQLite)" 30 jest --ci --json --outputFile="$RESULTS/jest-sqlite.json"
+if [[ " ${failed[*]-} " != *" postgresql "* ]]; then
+  stage "api tests (PostgreSQL)" 20 env QC_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$QC_PG_PORT/postgres" \
+    jest --ci --selectProjects api --json --outputFile="$RESULTS/jest-postgres.json"
+else
+  failed+=("api tests (PostgreSQL): not run, PostgreSQL did not start")
+fi
+stage build 20 bash scripts/build.sh
+stage e2e 30 env PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/e2e.json" \
   pnpm --filter @qc/e2e exec playwright test --reporter=list,json
 
-node scripts/test-summary.mjs "$RESULTS" "${failed[@]+"${failed[@]}"}"
+summary

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, ENV_VARIABLES, loadConfig, REPO_ROOT } from './config';
+import { ConfigError, ENV_VARIABLES, loadConfig, misspeltVariables, REPO_ROOT } from './config';
 import { usableCpus } from './lib/cpus';
 
 let dir: string;
@@ -45,6 +45,27 @@ test('SQLite without QC_SECRET_KEY: a key file is generated once, mode 0600', ()
   expect(first.secretKey.length).toBeGreaterThanOrEqual(32);
   expect(readFileSync(file, 'utf8').trim()).toBe(first.secretKey);
   expect(loadConfig({ QC_DATA_DIR: 'state' }, dir).secretKey).toBe(first.secretKey);
+});
+
+test('the key file appears whole or not at all: no draft is left beside it, and a short one is refused', () => {
+  loadConfig({ QC_DATA_DIR: 'state' }, dir);
+  expect(readdirSync(path.join(dir, 'state'))).toEqual(['secret.key']);
+  // What the old code left after a full disk: an empty file, refused by name rather than used.
+  mkdirSync(path.join(dir, 'other'));
+  writeFileSync(path.join(dir, 'other', 'secret.key'), '');
+  expect(() => loadConfig({ QC_DATA_DIR: 'other' }, dir)).toThrow(/secret\.key: the secret key must be at least 32/);
+});
+
+test('a QC_ variable one or two letters from a setting is pointed out; the tools’ own are not', () => {
+  expect(
+    misspeltVariables({ QC_DATABSE_URL: 'postgres://db/qc', QC_PG_PORT: '55432', QC_API_URL: 'x', QC_PORT: '1' }),
+  ).toEqual(['QC_DATABSE_URL is not a setting of the api: did you mean QC_DATABASE_URL? It is ignored.']);
+});
+
+test('an example admin password is refused', () => {
+  expect(() => loadConfig({ QC_ADMIN_PASSWORD: 'change-me-admin' }, dir)).toThrow(
+    /QC_ADMIN_PASSWORD: must not be a placeholder/,
+  );
 });
 
 test('PostgreSQL requires QC_SECRET_KEY (replicas share it)', () => {

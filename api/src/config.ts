@@ -145,7 +145,11 @@ const EnvSchema = z.object({
     .refine(isCronPattern, 'must be a cron pattern, e.g. "17 * * * *"'),
   QC_RETENTION_BATCH: int(500, 1, 10_000),
   QC_ADMIN_EMAIL: z.email().optional(),
-  QC_ADMIN_PASSWORD: z.string().min(LIMITS.passwordMin).optional(),
+  QC_ADMIN_PASSWORD: z
+    .string()
+    .min(LIMITS.passwordMin)
+    .refine((v) => !/change.?me/i.test(v), 'must not be a placeholder')
+    .optional(),
   QC_INGEST_TOKEN: secret(24).optional(),
   // Haraka's max.bytes (25 MiB) plus the form's overhead.
   QC_INGEST_MAX_BYTES: int(26 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
@@ -168,13 +172,49 @@ const EnvSchema = z.object({
 /** Every variable the api reads (documented in the repository's .env.example). */
 export const ENV_VARIABLES = Object.keys(EnvSchema.shape);
 
-/** Reads (or creates once, 0600) the key file beside the SQLite database. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * Warnings for QC_ variables the api does not read but that are one or two letters away from one it
+ * does: a typo such as QC_DATABSE_URL would otherwise run quietly on SQLite. Other QC_ names belong
+ * to the tools around the api (scripts, compose, the Haraka plugin) and are left alone.
+ */
+export function misspeltVariables(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(env)
+    .filter((name) => name.startsWith('QC_') && !ENV_VARIABLES.includes(name))
+    .flatMap((name) => {
+      const known = ENV_VARIABLES.find((k) => editDistance(name, k) <= 2);
+      return known ? [`${name} is not a setting of the api: did you mean ${known}? It is ignored.`] : [];
+    });
+}
+
+/**
+ * Reads (or creates once, 0600) the key file beside the SQLite database. The key is written to a
+ * file of its own, then linked into place: a full disk, a crash or a second process starting at the
+ * same time never leaves an empty key file behind (every later start would refuse it).
+ */
 function secretFromFile(dataDir: string): string {
   const file = path.join(dataDir, SECRET_KEY_FILE);
-  try {
-    fs.writeFileSync(file, randomBytes(32).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  if (!fs.existsSync(file)) {
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    try {
+      fs.writeFileSync(draft, randomBytes(32).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
+      fs.linkSync(draft, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      fs.rmSync(draft, { force: true });
+    }
   }
   const key = fs.readFileSync(file, 'utf8').trim();
   if (key.length < 32) throw new ConfigError([`${file}: the secret key must be at least 32 characters`]);

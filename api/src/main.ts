@@ -2,13 +2,14 @@ import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { SHUTDOWN_MESSAGE, startPrimary, startWorker } from './cluster';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, misspeltVariables } from './config';
 import { startServer } from './server';
 
 const out = (text: string) => process.stdout.write(text);
 
 async function main() {
   const config = loadConfig();
+  if (cluster.isPrimary) for (const warning of misspeltVariables(process.env)) process.stderr.write(`${warning}\n`);
   if (cluster.isPrimary && config.workers > 1) {
     const primary = await startPrimary(config, out, (line) => process.stderr.write(`${line}\n`));
     closeWithGrace({ delay: 15_000 }, () => primary.stop());
