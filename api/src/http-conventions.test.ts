@@ -135,3 +135,25 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes.ingest).toBeDefined();
   });
 });
+
+describe('request bodies', () => {
+  it.each([
+    ['PATCH', '/api/users/me/', { first_name: 'Ann', role: 'admin' }, 'role'],
+    ['PUT', '/api/users/me/preferences/', { theme_mode: 'dark', default_page_size: 50, is_admin: true }, 'is_admin'],
+    ['POST', '/api/quarantine/bulk/', { ids: ['x'], action: 'delete', force: true }, 'force'],
+    ['POST', '/api/quarantine/x/release/', { confirm_resend: true, to: 'me@evil.example' }, 'to'],
+    ['POST', '/api/users/me/password/', { current_password: 'a', new_password: 'bbbbbbbb', user_id: 'u' }, 'user_id'],
+  ])(
+    '%s %s: a field the route does not take is a 400 naming it, and nothing changes',
+    async (method, url, payload, field) => {
+      const before = json(await get('/api/users/me/'));
+      const res = await t.app.inject({ method: method as 'POST', url, headers: bearer(token), payload });
+      expect(res.statusCode).toBe(400);
+      expect(json(res)).toMatchObject({
+        code: 'validation_error',
+        errors: { [field]: 'Not a field of this request.' },
+      });
+      expect(json(await get('/api/users/me/'))).toEqual(before);
+    },
+  );
+});

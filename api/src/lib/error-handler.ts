@@ -24,8 +24,16 @@ export const HANDLER_CODES = [
 function validationErrors(error: FastifyError): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const v of error.validation ?? []) {
-    const field =
-      v.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'non_field_errors';
+    const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    // A field the route does not take (`{"role": "admin"}` to the profile) is named, not dropped in
+    // silence: the caller would take the 200 for a change made.
+    const unknown = v.keyword === 'unrecognized_keys' ? (v.params as { keys?: unknown }).keys : undefined;
+    if (Array.isArray(unknown)) {
+      for (const key of unknown)
+        errors[path ? `${path}.${String(key)}` : String(key)] ??= 'Not a field of this request.';
+      continue;
+    }
+    const field = path || error.validationContext || 'non_field_errors';
     errors[field] ??= v.message ?? 'Invalid value';
   }
   return errors;

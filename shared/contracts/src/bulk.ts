@@ -6,10 +6,12 @@ export const BULK_ACTIONS = ['release', 'delete'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** POST /api/quarantine/bulk/: the same action on each id (a repeated id is acted on once). */
-export const BulkRequest = z.object({
-  ids: z.array(z.string().min(1).max(64)).min(1).max(BULK_MAX_IDS),
-  action: z.enum(BULK_ACTIONS),
-});
+export const BulkRequest = z
+  .object({
+    ids: z.array(z.string().min(1).max(64)).min(1).max(BULK_MAX_IDS),
+    action: z.enum(BULK_ACTIONS),
+  })
+  .strict();
 export type BulkRequest = z.infer<typeof BulkRequest>;
 
 /**

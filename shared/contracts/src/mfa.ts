@@ -15,7 +15,7 @@ export const MfaSetupResponse = z.object({ secret: z.string(), otpauth_url: z.st
 export type MfaSetupResponse = z.infer<typeof MfaSetupResponse>;
 
 /** POST /api/users/me/mfa/enable/ */
-export const MfaEnableRequest = z.object({ totp_code: TotpCode });
+export const MfaEnableRequest = z.object({ totp_code: TotpCode }).strict();
 export type MfaEnableRequest = z.infer<typeof MfaEnableRequest>;
 
 /** Answer of enable and of POST /api/users/me/mfa/backup-codes/: shown once, each usable once. */
@@ -23,7 +23,9 @@ export const BackupCodesResponse = z.object({ backup_codes: z.array(z.string()) 
 export type BackupCodesResponse = z.infer<typeof BackupCodesResponse>;
 
 /** POST /api/users/me/mfa/disable/ and /api/users/me/mfa/backup-codes/: the account password again. */
-export const PasswordRequest = z.object({
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
-});
+export const PasswordRequest = z
+  .object({
+    password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
+  })
+  .strict();
 export type PasswordRequest = z.infer<typeof PasswordRequest>;

@@ -9,23 +9,25 @@ export const NAME_MAX = 150;
 export const EXTERNAL_USER_MESSAGE = 'External users can only change their first and last name.';
 
 /** PATCH /api/users/me/: every field optional; a new e-mail takes effect only once confirmed. */
-export const ProfileUpdate = z.object({
-  username: z
-    .string({ error: 'Username is required' })
-    .min(1, 'Username is required')
-    .max(USERNAME_MAX, `Username must be at most ${USERNAME_MAX} characters long`)
-    .regex(USERNAME_PATTERN, 'Username may contain only letters, digits and @/./+/-/_ characters')
-    .optional(),
-  email: z
-    .string({ error: 'E-mail is required' })
-    .trim()
-    .min(1, 'E-mail is required')
-    .max(254, 'Invalid email format')
-    .pipe(z.email('Invalid email format'))
-    .optional(),
-  first_name: z.string().trim().max(NAME_MAX, `At most ${NAME_MAX} characters`).optional(),
-  last_name: z.string().trim().max(NAME_MAX, `At most ${NAME_MAX} characters`).optional(),
-});
+export const ProfileUpdate = z
+  .object({
+    username: z
+      .string({ error: 'Username is required' })
+      .min(1, 'Username is required')
+      .max(USERNAME_MAX, `Username must be at most ${USERNAME_MAX} characters long`)
+      .regex(USERNAME_PATTERN, 'Username may contain only letters, digits and @/./+/-/_ characters')
+      .optional(),
+    email: z
+      .string({ error: 'E-mail is required' })
+      .trim()
+      .min(1, 'E-mail is required')
+      .max(254, 'Invalid email format')
+      .pipe(z.email('Invalid email format'))
+      .optional(),
+    first_name: z.string().trim().max(NAME_MAX, `At most ${NAME_MAX} characters`).optional(),
+    last_name: z.string().trim().max(NAME_MAX, `At most ${NAME_MAX} characters`).optional(),
+  })
+  .strict();
 export type ProfileUpdate = z.infer<typeof ProfileUpdate>;
 
 /** Answer of PATCH /api/users/me/ and of the e-mail confirmation: the user, and the e-mail awaiting confirmation. */
@@ -45,14 +47,16 @@ export type EmailConfirmRequest = z.infer<typeof EmailConfirmRequest>;
 export const EMAIL_CONFIRM_PATH = '/profile/confirm-email';
 
 /** POST /api/users/me/password/ → 204. A wrong current password is 400 (errors.current_password), never 401. */
-export const PasswordChangeRequest = z.object({
-  current_password: z
-    .string({ error: 'Current password is required' })
-    .min(1, 'Current password is required')
-    .max(1024),
-  new_password: z
-    .string({ error: 'New password is required' })
-    .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters long`)
-    .max(1024, 'Password must be at most 1024 characters long'),
-});
+export const PasswordChangeRequest = z
+  .object({
+    current_password: z
+      .string({ error: 'Current password is required' })
+      .min(1, 'Current password is required')
+      .max(1024),
+    new_password: z
+      .string({ error: 'New password is required' })
+      .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters long`)
+      .max(1024, 'Password must be at most 1024 characters long'),
+  })
+  .strict();
 export type PasswordChangeRequest = z.infer<typeof PasswordChangeRequest>;

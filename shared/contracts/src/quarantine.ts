@@ -333,6 +333,7 @@ export const ReleaseRequest = z
     /** Required to send again after an unknown outcome (the first send may have been delivered). */
     confirm_resend: z.boolean().optional(),
   })
+  .strict()
   .nullish();
 export type ReleaseRequest = z.infer<typeof ReleaseRequest>;
 

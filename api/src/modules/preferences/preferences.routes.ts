@@ -31,7 +31,7 @@ export const preferencesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
         tags: ['users'],
         summary: 'Save the signed-in user’s preferences (both fields)',
         security,
-        body: Preferences,
+        body: Preferences.strict(),
         response: { 200: StoredPreferences, 400: ApiError, 401: ApiError },
       },
     },
