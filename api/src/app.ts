@@ -67,6 +67,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     // X-Forwarded-For is honoured only from these addresses (request.ip, rate limits, audit).
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
+    // A path that cannot be decoded (/mail/%E0%A4%A) reaches no route or hook: a browser is sent to
+    // the console's not-found page, anything else gets the api's error shape.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('cache-control', 'no-store');
+      if (wantsSpaShell(request.method, '/', request.headers.accept)) return reply.redirect('/not-found', 302);
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      return reply.status(status).send({ detail: 'The URL is not valid.', code: 'bad_request' });
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

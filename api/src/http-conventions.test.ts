@@ -157,3 +157,14 @@ describe('request bodies', () => {
     },
   );
 });
+
+describe('a URL that cannot be decoded', () => {
+  it('sends a browser to the not-found page, and gives an api client the error shape', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/mail/%E0%A4%A', headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(302);
+    expect(page.headers.location).toBe('/not-found');
+    const api = await get('/api/quarantine/%E0%A4%A/');
+    expect(api.statusCode).toBe(400);
+    expect(json(api)).toEqual({ detail: 'The URL is not valid.', code: 'bad_request' });
+  });
+});
