@@ -27,6 +27,18 @@ describe('notify() bus (spec §8)', () => {
     expect(useNotices.getState().notices.map((n) => n.description)).toEqual(['Serveur injoignable', 'Déjà libéré']);
   });
 
+  it('a repeated notice is not shown twice, but its 5 s start over and it is the last to be pushed out', () => {
+    notify({ type: 'error', title: 'Échec' });
+    notify({ title: 'other' });
+    jest.advanceTimersByTime(4_000);
+    expect(notify({ type: 'error', title: 'Échec' })).toBeNull();
+    expect(titles()).toEqual(['other', 'Échec']);
+    jest.advanceTimersByTime(4_999);
+    expect(titles()).toEqual(['Échec']);
+    jest.advanceTimersByTime(1);
+    expect(titles()).toEqual([]);
+  });
+
   it('keeps at most 3: a 4th evicts the oldest', () => {
     for (const t of ['one', 'two', 'three', 'four']) notify({ title: t });
     expect(NOTIFICATION_CONFIG.maxCount).toBe(3);

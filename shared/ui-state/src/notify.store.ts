@@ -46,7 +46,21 @@ export const useNotices = create<NoticeState>()((set, get) => ({
   notices: [],
   notify: (n) => {
     const key = noticeKey(n);
-    if (get().notices.some((x) => x.key === key)) return null;
+    const duration = n.durationMs && n.durationMs > 0 ? n.durationMs : NOTIFICATION_CONFIG.durationMs;
+    const hide = () =>
+      timers.set(
+        key,
+        setTimeout(() => get().dismiss(key), duration),
+      );
+    const shown = get().notices.find((x) => x.key === key);
+    if (shown) {
+      // Not shown twice, but it is news again: its time starts over (a second failure 4 s after the
+      // first would otherwise be on screen for 1 s), and it is the last to be pushed out.
+      clearTimeout(timers.get(key));
+      hide();
+      set({ notices: [...get().notices.filter((x) => x !== shown), shown] });
+      return null;
+    }
     const notice: ActiveNotice = {
       key,
       type: n.type ?? 'info',
@@ -62,11 +76,7 @@ export const useNotices = create<NoticeState>()((set, get) => ({
       next = next.slice(1);
     }
     set({ notices: next });
-    const duration = n.durationMs && n.durationMs > 0 ? n.durationMs : NOTIFICATION_CONFIG.durationMs;
-    timers.set(
-      key,
-      setTimeout(() => get().dismiss(key), duration),
-    );
+    hide();
     return key;
   },
   dismiss: (key) => {

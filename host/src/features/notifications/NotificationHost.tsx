@@ -1,4 +1,5 @@
 import notification from 'antd/es/notification';
+import { usePhoneLayout } from '@qc/ui';
 import { NOTIFICATION_CONFIG, useNotices } from '@qc/ui-state';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,8 +10,12 @@ import { useTranslation } from 'react-i18next';
  */
 export default function NotificationHost() {
   const { t } = useTranslation('common');
+  // On a phone a notice spans the screen's width: it is lifted above the feedback button (bottom
+  // right, 40 px + 24 px margin) instead of covering it for its 5 s.
+  const phone = usePhoneLayout();
   const [api, holder] = notification.useNotification({
     placement: NOTIFICATION_CONFIG.placement,
+    bottom: phone ? 80 : 24,
     maxCount: NOTIFICATION_CONFIG.maxCount,
     stack: false,
     duration: false,
