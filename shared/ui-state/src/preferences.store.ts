@@ -7,6 +7,11 @@ export const PREFERENCES_KEY = 'userPreferences';
 export interface UserPreferences {
   themeMode: ThemeMode;
   defaultPageSize: number;
+  /**
+   * Chosen in this browser and not yet copied to the account (a theme picked on /login, or a copy
+   * that failed): at the next sign-in this choice is sent up instead of the account's replacing it.
+   */
+  unsynced?: boolean | undefined;
 }
 
 export const DEFAULT_PREFERENCES: Readonly<UserPreferences> = Object.freeze({

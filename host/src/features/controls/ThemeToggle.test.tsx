@@ -15,7 +15,12 @@ describe('theme toggle (spec §4)', () => {
     const reload = jest.fn();
     renderWithTheme(<ThemeToggle onReload={reload} />);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Activer le thème sombre' }));
-    expect(JSON.parse(localStorage.getItem('userPreferences')!)).toEqual({ themeMode: 'dark', defaultPageSize: 50 });
+    // Unsynced: the account gets this choice at the next sign-in instead of replacing it.
+    expect(JSON.parse(localStorage.getItem('userPreferences')!)).toEqual({
+      themeMode: 'dark',
+      defaultPageSize: 50,
+      unsynced: true,
+    });
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
@@ -25,7 +30,11 @@ describe('theme toggle (spec §4)', () => {
     const reload = jest.fn();
     renderWithTheme(<ThemeToggle onReload={reload} />);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Activer le thème clair' }));
-    expect(JSON.parse(localStorage.getItem('userPreferences')!)).toEqual({ themeMode: 'light', defaultPageSize: 20 });
+    expect(JSON.parse(localStorage.getItem('userPreferences')!)).toEqual({
+      themeMode: 'light',
+      defaultPageSize: 20,
+      unsynced: true,
+    });
     expect(reload).toHaveBeenCalled();
   });
 });
@@ -40,6 +49,8 @@ describe('theme toggle in the signed-in shell', () => {
     });
     renderWithTheme(<ThemeToggle onReload={() => order.push('reload')} onSaved={onSaved} />);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Activer le thème sombre' }));
-    await waitFor(() => expect(order).toEqual(['saved {"themeMode":"dark","defaultPageSize":50}', 'reload']));
+    await waitFor(() =>
+      expect(order).toEqual(['saved {"themeMode":"dark","defaultPageSize":50,"unsynced":true}', 'reload']),
+    );
   });
 });

@@ -31,7 +31,8 @@ export function ThemeToggle({ onReload = reloadPage, onSaved }: ThemeToggleProps
       loading={busy}
       icon={next === 'dark' ? <MoonOutlined aria-hidden /> : <SunOutlined aria-hidden />}
       onClick={async () => {
-        const saved = usePreferences.getState().save({ themeMode: next });
+        // Unsynced until the account has it: signed out, at the next sign-in; signed in, once onSaved succeeds.
+        const saved = usePreferences.getState().save({ themeMode: next, unsynced: true });
         if (onSaved) {
           setBusy(true);
           await onSaved(saved).catch(() => undefined);

@@ -4,6 +4,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, mockApi, renderPage, signIn } from '../../test-utils';
 import SettingsPage from './Page';
+import { useAccountPreferences } from './settings.queries';
 
 jest.setTimeout(20_000);
 
@@ -69,6 +70,29 @@ describe('/settings: preferences (spec §3, §8)', () => {
     expect(put.body).toEqual({ theme_mode: 'system', default_page_size: 20 });
   });
 
+  it('a choice the account has not had yet (a theme picked on /login) wins over its older copy, and is sent up', async () => {
+    signIn();
+    usePreferences.getState().save({ themeMode: 'dark', unsynced: true });
+    const saved = { theme_mode: 'light', default_page_size: 100, updated_at: '2026-11-20T09:00:00.000Z' };
+    const { calls } = mockApi((c) =>
+      c.method === 'PUT'
+        ? jsonResponse(200, { ...(c.body as object), updated_at: '2026-11-22T09:00:00.000Z' })
+        : jsonResponse(200, saved),
+    );
+    // The signed-in shell syncs on sign-in (ProtectedLayout); the page then shows the result.
+    function SignedInSettings() {
+      useAccountPreferences();
+      return <SettingsPage />;
+    }
+    renderPage(<SignedInSettings />);
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ theme_mode: 'dark', default_page_size: 50 }),
+    );
+    await waitFor(() => expect(stored()).toEqual({ themeMode: 'dark', defaultPageSize: 50 }));
+    expect(useTheme.getState().mode).toBe('dark');
+    expect(radio(/Sombre/)).toBeChecked();
+  });
+
   it('the account cannot be reached: kept locally, "Error synchronizing with server"', async () => {
     signIn();
     mockApi((c) =>
@@ -81,7 +105,8 @@ describe('/settings: preferences (spec §3, §8)', () => {
     await choose(user, /Sombre/);
     await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
     await waitFor(() => expect(noticeTitles()).toEqual(['warning:Erreur de synchronisation avec le serveur']));
-    expect(stored()).toEqual({ themeMode: 'dark', defaultPageSize: 50 });
+    // Kept as unsynced: the next sign-in sends it up rather than taking the account's older copy.
+    expect(stored()).toEqual({ themeMode: 'dark', defaultPageSize: 50, unsynced: true });
     expect(useTheme.getState().mode).toBe('dark');
   });
 
@@ -117,8 +142,8 @@ describe('/settings: preferences (spec §3, §8)', () => {
     await choose(user, /Sombre/);
     expect(await screen.findByText('Modifications non enregistrées')).toBeInTheDocument();
     void router.navigate('/dashboard');
-    const dialog = await screen.findByRole('dialog', { name: 'Quitter sans enregistrer ?' });
-    expect(dialog).toHaveTextContent('ils seront perdus');
+    const dialog = await screen.findByRole('dialog', { name: 'Quitter sans enregistrer\u202f?' });
+    expect(dialog).toHaveTextContent('seront perdues');
     await user.click(screen.getByRole('button', { name: 'Rester' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
     expect(radio(/Sombre/)).toBeChecked();

@@ -120,7 +120,8 @@ export function PreferencesSection() {
   }, [server.isError, t]);
 
   const onFinish = async (values: PreferencesValues) => {
-    const saved = usePreferences.getState().save(values);
+    // Unsynced until the account has it (useSavePreferences marks it synced on success).
+    const saved = usePreferences.getState().save({ ...values, unsynced: true });
     const keptLocally = storedLocally(saved);
     try {
       await save.mutateAsync(toServerPreferences(saved));

@@ -31,9 +31,13 @@ export function mergeServerPreferences(local: UserPreferences, server: StoredPre
   return server.updated_at === null ? local : { ...local, ...fromServerPreferences(server) };
 }
 
-/** Merges the account copy into the local preferences (the store, hence localStorage and the theme). */
+/**
+ * Merges the account copy into the local preferences (the store, hence localStorage and the theme).
+ * A local choice the account has not had yet is kept: it is newer (see syncPreferences).
+ */
 export function applyServerPreferences(server: StoredPreferences): UserPreferences {
   const current = usePreferences.getState().preferences;
+  if (current.unsynced) return current;
   const merged = mergeServerPreferences(current, server);
   if (merged.themeMode !== current.themeMode || merged.defaultPageSize !== current.defaultPageSize) {
     usePreferences.getState().save(merged);
@@ -41,7 +45,31 @@ export function applyServerPreferences(server: StoredPreferences): UserPreferenc
   return merged;
 }
 
-/** PUT the local preferences to the account (the theme toggle of the signed-in shell). */
-export function pushPreferences(p: UserPreferences): Promise<Preferences> {
-  return savePreferences(toServerPreferences(p), { timeout: PUSH_TIMEOUT_MS });
+/** PUT the local preferences to the account (the theme toggle of the signed-in shell); then they are in sync. */
+export async function pushPreferences(p: UserPreferences): Promise<StoredPreferences> {
+  const saved = await savePreferences(toServerPreferences(p), { timeout: PUSH_TIMEOUT_MS });
+  markSynced(p);
+  return saved;
+}
+
+/** The account now holds `p`: no longer unsynced, unless another choice was made meanwhile. */
+export function markSynced(p: UserPreferences) {
+  const current = usePreferences.getState().preferences;
+  if (current.unsynced && current.themeMode === p.themeMode && current.defaultPageSize === p.defaultPageSize) {
+    usePreferences.getState().save({ unsynced: undefined });
+  }
+}
+
+/**
+ * After sign-in: a choice made in this browser that the account has not had yet (a theme picked on
+ * /login) is sent up and wins; otherwise the account copy is merged in. Resolves with the account's
+ * copy as it now stands.
+ */
+export async function syncPreferences(server: StoredPreferences): Promise<StoredPreferences> {
+  const local = usePreferences.getState().preferences;
+  if (!local.unsynced) {
+    applyServerPreferences(server);
+    return server;
+  }
+  return pushPreferences(local);
 }

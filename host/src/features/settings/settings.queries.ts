@@ -1,9 +1,10 @@
 import { getPreferences, savePreferences } from '@qc/api-client';
 import { useSession } from '@qc/auth';
+import { usePreferences } from '@qc/ui-state';
 import type { Preferences } from '@qc/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { applyServerPreferences } from './preferences-sync';
+import { markSynced, syncPreferences } from './preferences-sync';
 
 /** Per user: another user signing in on this browser reads their own copy, not a cached one. */
 export const settingsKeys = { preferences: (userId: string | undefined) => ['preferences', userId ?? null] as const };
@@ -26,9 +27,15 @@ export function useServerPreferences() {
  */
 export function useAccountPreferences() {
   const server = useServerPreferences();
+  const queryClient = useQueryClient();
+  const userId = useSession((s) => s.user?.id);
   useEffect(() => {
-    if (server.data) applyServerPreferences(server.data);
-  }, [server.data]);
+    if (!server.data) return;
+    syncPreferences(server.data).then(
+      (now) => now !== server.data && queryClient.setQueryData(settingsKeys.preferences(userId), now),
+      () => undefined, // the account copy stays behind; the local choice stays unsynced and is tried again
+    );
+  }, [server.data, queryClient, userId]);
 }
 
 /** PUT /api/users/me/preferences/ */
@@ -37,6 +44,9 @@ export function useSavePreferences() {
   const userId = useSession((s) => s.user?.id);
   return useMutation({
     mutationFn: (prefs: Preferences) => savePreferences(prefs),
-    onSuccess: (saved) => queryClient.setQueryData(settingsKeys.preferences(userId), saved),
+    onSuccess: (saved) => {
+      markSynced(usePreferences.getState().preferences);
+      queryClient.setQueryData(settingsKeys.preferences(userId), saved);
+    },
   });
 }
