@@ -62,6 +62,15 @@ function warnOfUntrustedProxy(app: FastifyInstance) {
   });
 }
 
+/** `getQuarantineIdRaw` for GET /api/quarantine/:id/raw/. */
+export function operationId(method: string, url: string): string {
+  const words = url
+    .replace(/^\/api\//, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
@@ -143,6 +152,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       },
     },
     transform: jsonSchemaTransform,
+  });
+  // Clients generated from the document name their calls after these: GET /api/quarantine/:id/raw/
+  // → getQuarantineIdRaw.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || !route.schema || typeof route.method !== 'string') return;
+    route.schema.operationId ??= operationId(route.method, route.url);
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: DOCS_CSP, validatorUrl: false });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

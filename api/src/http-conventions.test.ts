@@ -132,6 +132,14 @@ describe('the OpenAPI document', () => {
     const image = doc.paths['/api/feedback/{id}/images/{imageId}/']!.get!.responses['200']!;
     expect(Object.keys(image.content!)).toEqual(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
     expect(doc.paths['/api/quarantine/ingest/']!.post!.security).toEqual([{ ingest: [] }]);
+    // Every operation has a name of its own, for generated clients.
+    const ids = Object.values(doc.paths).flatMap((ops) =>
+      Object.values(ops).map((op) => (op as { operationId?: string }).operationId),
+    );
+    expect(ids.length).toBeGreaterThan(20);
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(doc.paths['/api/quarantine/{id}/raw/']!.get).toMatchObject({ operationId: 'getQuarantineIdRaw' });
     expect(doc.components.securitySchemes.ingest).toBeDefined();
   });
 });
