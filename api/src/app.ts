@@ -1,7 +1,7 @@
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -78,11 +78,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
     // A path that cannot be decoded (/mail/%E0%A4%A) reaches no route or hook: a browser is sent to
     // the console's not-found page, anything else gets the api's error shape.
-    frameworkErrors: (error, request, reply) => {
+    frameworkErrors: (error, request, reply: FastifyReply) => {
       reply.header('cache-control', 'no-store');
       if (wantsSpaShell(request.method, '/', request.headers.accept)) return reply.redirect('/not-found', 302);
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
-      return reply.status(status).send({ detail: 'The URL is not valid.', code: 'bad_request' });
+      return reply.code(status).send({ detail: 'The URL is not valid.', code: 'bad_request' });
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
