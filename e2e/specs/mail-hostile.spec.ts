@@ -531,7 +531,7 @@ test('hostile subject, From, attachment names and a __proto__ header are shown a
   await assertInert(page, w, null);
 });
 
-test('a mail to 10,000 recipients is listed and its detail loads quickly', async ({ page, stack }) => {
+test('a mail to 10,000 recipients is listed and its detail shows the first 1,000', async ({ page, stack }) => {
   const t = tag();
   const subject = `E2E ten thousand ${t}`;
   const recipients = Array.from({ length: 9_999 }, (_, i) => `r${String(i).padStart(5, '0')}-${t}@example.com`);
@@ -550,13 +550,10 @@ test('a mail to 10,000 recipients is listed and its detail loads quickly', async
   const row = page.getByTestId('quarantine-row');
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('+9999');
-  const started = Date.now();
+  // How fast it opens is measured in bench/, not here: this checks what is rendered (1,000 at most).
   await row.getByRole('link').click();
   await expect(page.getByTestId('email-detail')).toBeVisible();
   await expect(page.getByTestId('email-recipients')).toContainText(/Et 9[\s\u202f\u00a0]?000 autres destinataires/);
-  const took = Date.now() - started;
-  test.info().annotations.push({ type: 'detail of 10,000 recipients', description: `${took} ms` });
-  expect(took, 'detail of a 10,000-recipient mail (ms)').toBeLessThan(5_000);
   await expect(page.getByTestId('email-recipients').locator(':scope > span').filter({ hasText: '@' })).toHaveCount(
     1000,
   );

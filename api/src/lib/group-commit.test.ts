@@ -108,7 +108,7 @@ test('batches respect maxItems and maxWeight (a heavier item alone still goes)',
   expect(r.batches).toEqual([[1], [2, 3, 4], [5, 90], [20], [500]]);
 });
 
-test('a flush waits for items announced as coming and takes them together, but not past gatherMs', async () => {
+test('a flush waits for items announced as coming and takes them together', async () => {
   let coming = 2;
   const batches: number[][] = [];
   const flush = async (items: number[]) => {
@@ -127,35 +127,58 @@ test('a flush waits for items announced as coming and takes them together, but n
   });
   await first;
   expect(batches).toEqual([[1, 2, 3]]);
-
-  // Announced but never arriving: the flush goes once gatherMs has passed.
-  const late = groupCommit(flush, { ...limits, comingSoon: () => 1, gatherMs: 20 });
-  const started = performance.now();
-  await expect(late(7)).resolves.toBe(7);
-  expect(performance.now() - started).toBeGreaterThanOrEqual(19);
-  expect(batches.at(-1)).toEqual([7]);
 });
 
-test('an announced item that will not come (recheck) ends the wait at once', async () => {
-  let coming = 1;
-  const flush = async (items: number[]) => items.map((value) => ({ ok: true as const, value }));
-  const submit = groupCommit(flush, { ...limits, comingSoon: () => coming, gatherMs: 1000 });
-  const started = performance.now();
-  const first = submit(1);
-  setTimeout(() => {
+// Fake timers (setTimeout and performance.now): the waits below are measured in simulated
+// milliseconds, exactly, whatever the machine's load.
+describe('waiting for announced items (fake timers)', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  /** The submit's promise, and whether it has settled yet. */
+  const track = <R>(promise: Promise<R>) => {
+    const state = { settled: false, value: undefined as R | undefined };
+    void promise.then((value) => Object.assign(state, { settled: true, value }));
+    return state;
+  };
+  const echo = async (items: number[]) => items.map((value) => ({ ok: true as const, value }));
+
+  test('announced but never arriving: the flush goes once gatherMs has passed, not before', async () => {
+    const batches: number[][] = [];
+    const flush = async (items: number[]) => {
+      batches.push(items);
+      return echo(items);
+    };
+    const late = track(groupCommit(flush, { ...limits, comingSoon: () => 1, gatherMs: 20 })(7));
+    await jest.advanceTimersByTimeAsync(19);
+    expect([late.settled, batches]).toEqual([false, []]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect([late.settled, late.value, batches]).toEqual([true, 7, [[7]]]);
+  });
+
+  test('an announced item that will not come (recheck) ends the wait at once', async () => {
+    let coming = 1;
+    const submit = groupCommit(echo, { ...limits, comingSoon: () => coming, gatherMs: 1000 });
+    const first = track(submit(1));
+    await jest.advanceTimersByTimeAsync(10);
+    expect(first.settled).toBe(false);
     coming = 0;
     submit.recheck();
-  }, 10);
-  await expect(first).resolves.toBe(1);
-  expect(performance.now() - started).toBeLessThan(500);
-});
+    await jest.advanceTimersByTimeAsync(0); // no simulated time passes: only the pending callbacks run
+    expect([first.settled, first.value]).toEqual([true, 1]);
+  });
 
-test('while a flush waits for announced items the process idles (no busy wait)', async () => {
-  const flush = async (items: number[]) => items.map((value) => ({ ok: true as const, value }));
-  const submit = groupCommit(flush, { ...limits, comingSoon: () => 1, gatherMs: 200 });
-  const before = process.cpuUsage();
-  await expect(submit(1)).resolves.toBe(1);
-  const used = process.cpuUsage(before);
-  // CPU milliseconds during a 200 ms wait: a loop yielding with setImmediate burns about all of it.
-  expect((used.user + used.system) / 1000).toBeLessThan(100);
+  test('while a flush waits for announced items the process idles (no busy wait)', async () => {
+    // Counted in calls, not in CPU time: a loop polling comingSoon (setImmediate, setTimeout 0)
+    // would ask it at every turn; a wait on one timer asks it when it starts and when it ends.
+    const comingSoon = jest.fn(() => 1);
+    const done = track(groupCommit(echo, { ...limits, comingSoon, gatherMs: 200 })(1));
+    await jest.advanceTimersByTimeAsync(100);
+    expect([done.settled, jest.getTimerCount()]).toEqual([false, 1]);
+    const callsWhileWaiting = comingSoon.mock.calls.length;
+    await jest.advanceTimersByTimeAsync(100);
+    expect(done.settled).toBe(true);
+    expect(callsWhileWaiting).toBeLessThanOrEqual(2);
+    expect(comingSoon.mock.calls.length).toBeLessThanOrEqual(3);
+  });
 });

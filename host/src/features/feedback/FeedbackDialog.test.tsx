@@ -1,6 +1,6 @@
 import { resetSessionForTests } from '@qc/auth';
 import { useNotices } from '@qc/ui-state';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, mockApi, renderPage, sendableFile, signIn } from '../../test-utils';
 import { FeedbackButton } from './FeedbackButton';
@@ -38,6 +38,7 @@ beforeEach(() => {
   jest.restoreAllMocks();
   signIn();
 });
+afterEach(() => jest.useRealTimers());
 
 describe('feedback button and dialog (spec §2–§5, §8, §9)', () => {
   it('the floating button is labelled and opens the dialog', async () => {
@@ -93,14 +94,15 @@ describe('feedback button and dialog (spec §2–§5, §8, §9)', () => {
     const { calls } = mockApi(() => jsonResponse(201, { message: 'Thank you for your feedback!' }));
     const notify = jest.spyOn(useNotices.getState(), 'notify');
     renderPage(<FeedbackButton />);
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null }); // no timer between keystrokes: the fake ones below stay still
     const dialog = await openDialog(user);
     await fillValid(user, dialog, { email: 'reporter@example.com' });
     await user.upload(fileInput(dialog), [png('shot.png'), png('second.png')]);
+    // Fake timers from the send on: the 2 s and 4 s are checked to the millisecond, without waiting.
+    jest.useFakeTimers();
     await submit(user, dialog);
 
     expect(await within(dialog).findByTestId('feedback-success')).toHaveTextContent('Merci pour votre avis !');
-    const shownAt = Date.now();
     expect(within(dialog).getByTestId('feedback-dialog')).toHaveAttribute('data-status', 'success');
     expect(noticeTitles()).toEqual(['success:Merci pour votre avis !']);
     expect(notify).toHaveBeenCalledWith(expect.objectContaining({ type: 'success', durationMs: 4000 }));
@@ -116,8 +118,16 @@ describe('feedback button and dialog (spec §2–§5, §8, §9)', () => {
     expect((form.get('image1') as File).name).toBe('second.png');
     expect(form.get('image2')).toBeNull();
 
-    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), { timeout: 4000 });
-    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1900);
+    // Both timers started with the success: the dialog closes at 2 s, the notice goes at 4 s.
+    await act(() => jest.advanceTimersByTimeAsync(1999));
+    expect(within(dialog).getByTestId('feedback-dialog')).toHaveAttribute('data-status', 'success');
+    await act(() => jest.advanceTimersByTimeAsync(1));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(noticeTitles()).toEqual(['success:Merci pour votre avis !']);
+    await act(() => jest.advanceTimersByTimeAsync(1999)); // 3,999 ms since the success
+    expect(noticeTitles()).toEqual(['success:Merci pour votre avis !']);
+    await act(() => jest.advanceTimersByTimeAsync(1));
+    expect(noticeTitles()).toEqual([]);
     // Reopened: a fresh form.
     const again = await openDialog(user);
     expect(within(again).getByLabelText('Message')).toHaveValue('');
