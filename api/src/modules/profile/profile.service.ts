@@ -65,6 +65,33 @@ async function requireUser(deps: ProfileDeps, auth: AuthContext): Promise<UserRo
   return user;
 }
 
+/** The confirmation e-mail goes out in both languages of the console, French first (DESIGN §10). */
+export const EMAIL_CHANGE_SUBJECT =
+  'Quarantine Console\u00a0: confirmez votre nouvelle adresse e-mail / Confirm your new e-mail address';
+
+/** "1 heure", "1,5 heure", "2 heures" / "1 hour", "1.5 hours": the link's lifetime, to a tenth of an hour. */
+export function hoursText(ttlSeconds: number): { fr: string; en: string } {
+  const hours = Math.round(ttlSeconds / 360) / 10;
+  const fr = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 }).format(hours);
+  const en = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 }).format(hours);
+  // French is singular below 2 (1,5 heure); English only for exactly one.
+  return { fr: `${fr} heure${hours >= 2 ? 's' : ''}`, en: `${en} hour${hours === 1 ? '' : 's'}` };
+}
+
+export function emailChangeText(username: string, link: string, ttlSeconds: number): string {
+  const hours = hoursText(ttlSeconds);
+  return (
+    `Quelqu’un a demandé à utiliser cette adresse pour le compte Quarantine Console de ${username}.\n\n` +
+    `Pour confirmer, ouvrez ce lien en étant connecté\u00a0:\n${link}\n\n` +
+    `Le lien expire dans ${hours.fr} et ne fonctionne qu’une fois. ` +
+    `Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail.\n\n` +
+    `-----\n\n` +
+    `Someone asked to use this address for the Quarantine Console account of ${username}.\n\n` +
+    `To confirm, open this link while signed in:\n${link}\n\n` +
+    `The link expires in ${hours.en} and works once. If you did not ask for this, ignore this e-mail.\n`
+  );
+}
+
 async function sendConfirmation(deps: ProfileDeps, user: UserRow, newEmail: string): Promise<void> {
   const now = Date.now();
   const token = randomBytes(32).toString('base64url');
@@ -80,15 +107,11 @@ async function sendConfirmation(deps: ProfileDeps, user: UserRow, newEmail: stri
   });
   // Built from QC_PUBLIC_URL, never from the request's Host header (which a client chooses).
   const link = `${deps.config.publicUrl}${EMAIL_CONFIRM_PATH}?token=${token}`;
-  const hours = Math.round(deps.config.emailChangeTtl / 360) / 10;
   try {
     await deps.mailer.send({
       to: newEmail,
-      subject: 'Quarantine Console: confirm your new e-mail address',
-      text:
-        `Someone asked to use this address for the Quarantine Console account of ${user.username}.\n\n` +
-        `To confirm, open this link while signed in:\n${link}\n\n` +
-        `The link expires in ${hours} hours and works once. If you did not ask for this, ignore this e-mail.\n`,
+      subject: EMAIL_CHANGE_SUBJECT,
+      text: emailChangeText(user.username, link, deps.config.emailChangeTtl),
     });
   } catch (err) {
     await deleteEmailChange(deps.db, id);
