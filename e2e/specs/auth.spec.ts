@@ -81,7 +81,7 @@ for (const path of ['/users', '/users/new', '/domains', '/rspamd', '/rspamd/syst
     await signInQuick(page, stack.users.user, path);
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByTestId('dashboard-count-pending')).toBeVisible();
-    await expect(page.getByText('Cette page n’est pas accessible à votre rôle', { exact: false })).toBeVisible();
+    await expect(page.getByText('Vous n’avez pas accès à cette page', { exact: false })).toBeVisible();
   });
 }
 

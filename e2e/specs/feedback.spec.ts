@@ -6,7 +6,7 @@ import { createUser } from '../lib/users';
 // Spec §2–§5, §8 (feedback button and dialog on every protected page; admin /feedback), DESIGN §4
 // (POST /api/feedback/ multipart, images sniffed by content), §7 (images shown as data: URLs).
 
-const NOT_IMAGE = 'Veuillez téléverser uniquement des fichiers image';
+const NOT_IMAGE = 'Veuillez joindre uniquement des images';
 
 async function attach(page: Page, file: { name: string; mimeType: string; buffer: Buffer }) {
   const chooser = page.waitForEvent('filechooser');
@@ -30,7 +30,7 @@ test('feedback with a real PNG reaches the admin page with its image; bad input 
   });
 
   // Too short a message: said on the field, nothing sent.
-  await page.getByTestId('feedback-type').getByText('Bogue', { exact: true }).click();
+  await page.getByTestId('feedback-type').getByText('Bug', { exact: true }).click();
   await page.getByTestId('feedback-message').fill('Court');
   await page.getByTestId('feedback-submit').click();
   await expect(dialog.getByText('Le message doit contenir au moins 10 caractères')).toBeVisible();
@@ -74,7 +74,7 @@ test('feedback with a real PNG reaches the admin page with its image; bad input 
   await expect(page.getByTestId('feedback-page')).toBeVisible();
   const item = page.getByTestId('feedback-item').filter({ hasText: message });
   await expect(item).toHaveCount(1);
-  await expect(item.getByTestId('feedback-item-type')).toHaveText('Bogue');
+  await expect(item.getByTestId('feedback-item-type')).toHaveText('Bug');
   await expect(item).toContainText(user.email);
   await expect(item.getByTestId('feedback-image')).toBeVisible();
   const image = item.getByRole('img', { name: 'Capture 1 de l’avis', exact: true });

@@ -17,7 +17,7 @@ async function passwordStep(page: Page, user: { email: string; password: string 
   expect((await login).status()).toBe(200);
   const step = page.getByTestId('two-factor-step');
   await expect(step).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Vérification en deux étapes', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Authentification à deux facteurs', level: 1 })).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
   expect(await storedTokens(page)).toEqual([null, null]);
   return step;

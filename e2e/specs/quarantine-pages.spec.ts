@@ -195,7 +195,7 @@ test('bulk release with a partial failure: released ones and failed ones (with t
   await release.click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('Libérer les 4 e-mails sélectionnés ?');
-  await expect(dialog).toContainText('Chacun sera remis aux destinataires pour lesquels vous agissez.');
+  await expect(dialog).toContainText('Chacun sera remis aux destinataires dont vous avez la charge.');
 
   // While the dialog is open, elsewhere: #4 deleted, #6 released on its own (one copy at the relay).
   const api = apiAs(owner);
@@ -520,7 +520,7 @@ test('Statistics: totals equal the api for each range, every chart type renders,
     ['Courbes', 'type=line'],
     ['Camembert', 'type=pie'],
     ['Anneau', 'type=donut&pie=risk'], // the pie's data is kept
-    ['Composé', 'type=composed&pie=risk'],
+    ['Barres et courbes', 'type=composed&pie=risk'],
   ] as const) {
     await choose(page, 'Type de graphique', label);
     await expect(page).toHaveURL(new RegExp(`/statistics\\?days=90&${search}$`));

@@ -74,7 +74,7 @@ test('on a phone the drawer starts collapsed and leaves the page the width; the 
   expect((await dayCell.boundingBox())!.height).toBeLessThan(48); // one line, not three
   // Still the user's to expand: over the page, which keeps its place and width, and it closes
   // once a page is chosen.
-  await page.getByRole('button', { name: 'Déplier le menu' }).click();
+  await page.getByRole('button', { name: 'Développer le menu' }).click();
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(240);
   expect((await page.getByTestId('content').boundingBox())!.width).toBeGreaterThanOrEqual(390 - 64 - 2 * 12);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -86,7 +86,7 @@ test('on a phone the drawer starts collapsed and leaves the page the width; the 
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(64);
   // Like a dialog: the focus goes into it, the page behind is out of reach, and Escape closes it,
   // giving the focus back to the toggle.
-  await page.getByRole('button', { name: 'Déplier le menu' }).click();
+  await page.getByRole('button', { name: 'Développer le menu' }).click();
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(240);
   await expect
     .poll(() => page.evaluate(() => !!document.activeElement?.closest('nav[aria-label="Navigation principale"]')))
@@ -191,6 +191,6 @@ test('the drawer is 240 px wide and collapses to 64 px', async ({ page, stack })
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(240);
   await page.getByRole('button', { name: 'Réduire le menu' }).click();
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(64);
-  await page.getByRole('button', { name: 'Déplier le menu' }).click();
+  await page.getByRole('button', { name: 'Développer le menu' }).click();
   await expect.poll(async () => (await drawer.boundingBox())?.width).toBe(240);
 });

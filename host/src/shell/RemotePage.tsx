@@ -1,7 +1,7 @@
 import { loadRemote } from '@module-federation/enhanced/runtime';
 import Result from 'antd/es/result';
 import { PageLoading, RemoteModule, type RemoteLoader } from '@qc/ui';
-import type { ComponentType } from 'react';
+import { useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { loadRemotes, useRemotes } from '../app/remotes';
@@ -33,6 +33,12 @@ export function RemotePage({ entry }: { entry: RouteEntry }) {
   const id = remoteId(entry);
   const name = t(`nav.${entry.id}`);
   const { key: visit } = useLocation();
+  const container = entry.remote?.container;
+  const unlisted = status === 'ready' && entry.ready && !!container && !listed;
+  // The user reads a plain sentence; the technical detail goes to the console.
+  useEffect(() => {
+    if (unlisted) console.warn(`[remotes] the remote "${container}" is not listed in /remotes.json.`);
+  }, [unlisted, container]);
 
   if (!entry.ready || !id || !entry.remote) return <PlaceholderPage title={name} />;
   if (status === 'loading') return <PageLoading />;
@@ -41,7 +47,7 @@ export function RemotePage({ entry }: { entry: RouteEntry }) {
       <Result
         status="warning"
         title={t('common:remote.load_failed_title')}
-        subTitle={t('layout.remote_not_listed', { name: entry.remote.container })}
+        subTitle={t('layout.remote_not_listed')}
         data-testid="remote-not-listed"
       />
     );

@@ -52,7 +52,7 @@ describe('route guards (spec §2, DESIGN §3)', () => {
     expect(router.state.location.pathname).toBe('/dashboard');
     // Saying why, once.
     expect(useNotices.getState().notices.map((n) => `${n.type}:${n.title}`)).toEqual([
-      'warning:Cette page n’est pas accessible à votre rôle : retour au tableau de bord.',
+      'warning:Vous n’avez pas accès à cette page. Retour au tableau de bord.',
     ]);
   });
 

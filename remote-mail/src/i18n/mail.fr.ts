@@ -17,7 +17,7 @@ const mail = {
     released: 'Libéré',
     deleted: 'Supprimé',
     release_failed: 'Échec de la libération',
-    release_unknown: 'Issue inconnue',
+    release_unknown: 'Résultat inconnu',
   },
   status_filters: { pending: 'En attente', released: 'Libérés', deleted: 'Supprimés', all: 'Tous' },
   delivery_outcomes: {
@@ -26,15 +26,15 @@ const mail = {
     partially_released: 'Libéré en partie',
     relay_refused: 'Refusé par le relais',
     relay_unreachable: 'Relais injoignable',
-    release_unknown: 'Issue inconnue',
+    release_unknown: 'Résultat inconnu',
   },
   actions: {
     reject: 'Rejet',
     soft_reject: 'Rejet temporaire',
     quarantine: 'Quarantaine',
     greylist: 'Liste grise',
-    rewrite_subject: 'Objet réécrit',
-    add_header: 'En-tête ajouté',
+    rewrite_subject: 'Réécriture de l’objet',
+    add_header: 'Ajout d’en-tête',
     no_action: 'Aucune action',
     custom: 'Personnalisée',
   },
@@ -61,9 +61,10 @@ const mail = {
       message: 'Message',
     },
     more_recipients: '+{{count}}',
-    status_count: '{{status}} : {{count}}',
+    status_count: '{{status}}\u00a0: {{count}}',
     purged: 'Expiré',
-    purged_help: 'Le message d’origine a été supprimé par la rétention : il ne peut plus être libéré ni téléchargé.',
+    purged_help:
+      'Le message d’origine a été supprimé à l’expiration de la durée de conservation\u00a0: il ne peut plus être libéré ni téléchargé.',
     filters: {
       label: 'Filtres',
       status: 'Statut',
@@ -81,9 +82,11 @@ const mail = {
       range_start: 'Date de début',
       range_end: 'Date de fin',
       reset: 'Réinitialiser les filtres',
-      more: 'Plus de filtres ({{count}})',
+      more: 'Plus de filtres',
+      more_active_one: 'Plus de filtres ({{count}} actif)',
+      more_active_other: 'Plus de filtres ({{count}} actifs)',
       fewer: 'Moins de filtres',
-      clear: 'Effacer « {{field}} »',
+      clear: 'Effacer «\u00a0{{field}}\u00a0»',
     },
     periods: {
       today: 'Aujourd’hui',
@@ -99,21 +102,23 @@ const mail = {
     bulk: {
       label: 'Actions sur les e-mails sélectionnés',
       select_page: 'Sélectionner les e-mails de cette page',
-      select_row: 'Sélectionner « {{subject}} »',
+      select_row: 'Sélectionner «\u00a0{{subject}}\u00a0» de {{sender}}',
       release: 'Libérer ({{count}})',
       delete: 'Supprimer ({{count}})',
-      confirm_release_one: 'Libérer l’e-mail sélectionné ?',
-      confirm_release_other: 'Libérer les {{count}} e-mails sélectionnés ?',
-      confirm_release_body_one: 'Il sera remis aux destinataires pour lesquels vous agissez.',
-      confirm_release_body_other: 'Chacun sera remis aux destinataires pour lesquels vous agissez.',
-      confirm_delete_one: 'Supprimer l’e-mail sélectionné ?',
-      confirm_delete_other: 'Supprimer les {{count}} e-mails sélectionnés ?',
+      confirm_release_one: 'Libérer l’e-mail sélectionné\u202f?',
+      confirm_release_other: 'Libérer les {{count}} e-mails sélectionnés\u202f?',
+      confirm_release_body_one: 'Il sera remis aux destinataires dont vous avez la charge.',
+      confirm_release_body_other: 'Chacun sera remis aux destinataires dont vous avez la charge.',
+      confirm_delete_one: 'Supprimer l’e-mail sélectionné\u202f?',
+      confirm_delete_other: 'Supprimer les {{count}} e-mails sélectionnés\u202f?',
       confirm_delete_body_one: 'Il ne pourra plus être libéré.',
       confirm_delete_body_other: 'Ils ne pourront plus être libérés.',
       all_release_one: '{{count}} e-mail libéré',
       all_release_other: '{{count}} e-mails libérés',
       all_delete_one: '{{count}} e-mail supprimé',
       all_delete_other: '{{count}} e-mails supprimés',
+      none_release: 'Aucun e-mail libéré\u00a0: {{failed}} en échec',
+      none_delete: 'Aucun e-mail supprimé\u00a0: {{failed}} en échec',
       partial_release_one: '{{count}} libéré, {{failed}} en échec',
       partial_release_other: '{{count}} libérés, {{failed}} en échec',
       partial_delete_one: '{{count}} supprimé, {{failed}} en échec',
@@ -121,14 +126,16 @@ const mail = {
       partly_released_one: '{{count}} e-mail libéré, dont {{partly}} en partie',
       partly_released_other: '{{count}} e-mails libérés, dont {{partly}} en partie',
       partly_released_item:
-        'libéré en partie : le relais a refusé certains destinataires, pour lesquels il reste en quarantaine.',
+        'libéré en partie\u00a0: le relais a refusé certains destinataires, pour lesquels il reste en quarantaine.',
       error_release: 'Erreur lors de la libération',
       error_delete: 'Erreur lors de la suppression',
       unknown_reason: 'Erreur inconnue',
-      failed_item: '« {{subject}} » : {{reason}}',
+      unknown_reason_retry:
+        'Erreur inconnue. Réessayez\u202f; si le problème persiste, contactez votre administrateur.',
+      failed_item: '«\u00a0{{subject}}\u00a0»\u00a0: {{reason}}',
       close_result: 'Fermer le résultat',
       timeout:
-        'Le serveur n’a pas répondu à temps : l’action a peut-être abouti pour une partie des e-mails. Actualisez la liste pour le voir.',
+        'Le serveur n’a pas répondu à temps\u00a0: l’action a peut-être abouti pour une partie des e-mails. Actualisez la liste pour le voir.',
     },
     pager: {
       label: 'Pagination',
@@ -144,7 +151,7 @@ const mail = {
     description: 'Téléchargements, libérations et suppressions des e-mails en quarantaine.',
     /** Whose actions each role reads: a user's counts (dashboard) also include others' actions on their mail. */
     description_user:
-      'Vos propres téléchargements, libérations et suppressions. Ce qu’un administrateur a fait de vos e-mails n’y figure pas : l’état de chaque e-mail le montre.',
+      'Vos propres téléchargements, libérations et suppressions. Ce qu’un administrateur a fait de vos e-mails n’y figure pas\u00a0: l’état de chaque e-mail le montre.',
     description_domain_admin:
       'Téléchargements, libérations et suppressions faits par les utilisateurs de votre domaine.',
     reload: 'Actualiser',
@@ -199,7 +206,7 @@ const mail = {
       line: 'Courbes',
       pie: 'Camembert',
       donut: 'Anneau',
-      composed: 'Composé',
+      composed: 'Barres et courbes',
     },
     pie_data: 'Données du camembert',
     pie_datas: { actions: 'Libérés et supprimés', risk: 'Niveaux de risque' },
@@ -214,7 +221,7 @@ const mail = {
       risk: 'Aucun e-mail avec un score sur cette période.',
     },
     series_note:
-      'Chaque jour : les e-mails mis en quarantaine ce jour-là, et ceux libérés ou supprimés ce jour-là (quel que soit le jour de leur réception).',
+      'Chaque jour\u00a0: les e-mails mis en quarantaine ce jour-là, et ceux libérés ou supprimés ce jour-là (quel que soit le jour de leur réception).',
     series: { quarantined: 'En quarantaine', released: 'Libérés', deleted: 'Supprimés' },
     data_table: {
       show: 'Voir les données du graphique, jour par jour',
@@ -229,11 +236,11 @@ const mail = {
     trend_title: 'En quarantaine, 7 derniers jours (UTC)',
   },
   email: {
-    title: 'Détail de l’e-mail',
     back: 'Retour à la liste',
     from: 'De {{sender}}',
     not_found: 'E-mail introuvable',
-    not_found_description: 'Il a peut-être été purgé, ou il ne vous est pas adressé.',
+    not_found_description:
+      'Il a peut-être été supprimé à l’expiration de la durée de conservation, ou il ne vous est pas adressé.',
     error_title: 'Erreur lors du chargement de l’e-mail',
     details: 'Informations',
     fields: {
@@ -264,7 +271,7 @@ const mail = {
     more_recipients_one: 'Et {{count}} autre destinataire non affiché.',
     more_recipients_other: 'Et {{count}} autres destinataires non affichés.',
     body_truncated:
-      'Ce message est très long : son corps a été tronqué. Téléchargez le fichier .eml pour le voir en entier.',
+      'Ce message est très long\u00a0: seul le début est affiché. Téléchargez le fichier .eml pour le lire en entier.',
     tabs: {
       label: 'Contenu du message',
       preview: 'Aperçu',
@@ -274,10 +281,10 @@ const mail = {
     },
     preview: {
       frame_title: 'Aperçu sécurisé du message',
-      no_html: 'Ce message n’a pas de version HTML : voir l’onglet Texte.',
-      rejected: 'Cet aperçu a été bloqué par sécurité : voir l’onglet Texte.',
+      no_html: 'Ce message n’a pas de version HTML\u00a0: consultez l’onglet «\u00a0Texte\u00a0».',
+      rejected: 'Cet aperçu a été bloqué par mesure de sécurité\u00a0: consultez l’onglet «\u00a0Texte\u00a0».',
       images_blocked:
-        'Images distantes bloquées : {{count}}. Les charger indique à l’expéditeur que le message a été ouvert.',
+        'Images distantes bloquées\u00a0: {{count}}. Les charger indique à l’expéditeur que le message a été ouvert.',
       load_images: 'Charger les images distantes',
       images_loaded: 'Les images distantes (https uniquement) sont affichées.',
       links_title: 'Liens de ce message',
@@ -286,7 +293,7 @@ const mail = {
       no_links: 'Aucun lien.',
       misleading: 'Trompeur',
       misleading_help: 'Le texte affiché annonce une autre adresse que la vraie destination.',
-      link_confirm_title: 'Ouvrir ce lien ?',
+      link_confirm_title: 'Ouvrir ce lien\u202f?',
       link_confirm_body:
         'Ce lien mène à l’adresse ci-dessous. Ne l’ouvrez que si vous faites confiance à l’expéditeur.',
       link_text: 'Texte affiché',
@@ -301,8 +308,7 @@ const mail = {
     raw: {
       unavailable: 'La source brute n’est plus disponible.',
       error_title: 'Erreur lors du chargement de la source brute',
-      truncated:
-        'Seuls les {{shown}} premiers sur {{total}} sont affichés. Téléchargez le fichier .eml pour le message complet.',
+      truncated: 'Aperçu limité à {{shown}} sur {{total}}. Téléchargez le fichier .eml pour le message complet.',
       audited: 'La consultation de la source est enregistrée dans l’historique comme un téléchargement.',
     },
     symbols: {
@@ -311,8 +317,8 @@ const mail = {
       score: 'Score',
       description: 'Description et options',
       group: 'Groupes',
-      in_group_one: 'Groupe : {{group}}',
-      in_group_other: 'Groupes : {{group}}',
+      in_group_one: 'Groupe\u00a0: {{group}}',
+      in_group_other: 'Groupes\u00a0: {{group}}',
       empty: 'Aucun symbole.',
     },
     attachments: {
@@ -325,7 +331,7 @@ const mail = {
     },
     urls: {
       title: 'URL détectées',
-      help: 'Affichées désamorcées (hxxp, [.]) : elles ne sont pas cliquables.',
+      help: 'Affichées désamorcées (hxxp, [.])\u00a0: elles ne sont pas cliquables.',
       empty: 'Aucune URL détectée.',
     },
     act: {
@@ -334,36 +340,39 @@ const mail = {
       download: 'Télécharger (.eml)',
       download_error: 'Erreur lors du téléchargement',
       release: 'Libérer',
-      release_confirm_title: 'Libérer cet e-mail ?',
-      release_confirm_body: 'Il sera remis aux destinataires dont vous avez la charge : {{recipients}}.',
+      release_confirm_title: 'Libérer cet e-mail\u202f?',
+      release_confirm_body: 'Il sera remis aux destinataires dont vous avez la charge\u00a0: {{recipients}}.',
       released: 'E-mail libéré avec succès',
       partially_released: 'E-mail libéré en partie',
-      relay_answer: 'Réponse du relais : {{response}}',
-      relay_rejected: 'Refusé par le relais : {{recipients}}',
+      relay_answer: 'Réponse du relais\u00a0: {{response}}',
+      relay_rejected: 'Refusé par le relais\u00a0: {{recipients}}',
       release_error: 'Erreur lors de la libération',
       release_retry: 'Réessayer la libération',
       relay_refused: 'Le relais a refusé le message. L’e-mail reste en quarantaine.',
       relay_unreachable: 'Le relais est injoignable. L’e-mail reste en quarantaine.',
       timeout:
-        'Le serveur n’a pas répondu à temps : l’action a peut-être abouti. Actualisez la page pour voir où en est l’e-mail.',
+        'Le serveur n’a pas répondu à temps\u00a0: l’action a peut-être abouti. Actualisez la page pour voir où en est l’e-mail.',
       release_unknown:
-        'La réponse du relais a été perdue : le message a peut-être déjà été remis. Le renvoyer pourrait le remettre deux fois.',
-      partly_refused: 'Remis aux autres destinataires. Refusé par le relais, toujours en quarantaine : {{recipients}}.',
-      settled_deleted: 'Supprimé le {{date}} : il ne peut plus être libéré.',
-      settled_released: 'Libéré le {{date}} : il a été remis à ses destinataires.',
+        'La réponse du relais a été perdue\u00a0: le message a peut-être déjà été remis. Le renvoyer pourrait le remettre deux fois.',
+      partly_refused:
+        'Remis aux autres destinataires. Refusé par le relais, toujours en quarantaine\u00a0: {{recipients}}.',
+      settled_deleted: 'Supprimé le {{date}}\u00a0: il ne peut plus être libéré.',
+      settled_released: 'Libéré le {{date}}\u00a0: il a été remis à ses destinataires.',
       last_attempt_failed: 'La dernière tentative de libération a échoué. L’e-mail reste en quarantaine.',
-      resend_confirm_title: 'Renvoyer malgré tout ?',
+      resend_confirm_title: 'Renvoyer malgré tout\u202f?',
       resend_confirm_body:
-        'Le premier envoi a peut-être abouti : les destinataires pourraient recevoir le message deux fois.',
+        'Le premier envoi a peut-être abouti\u00a0: les destinataires pourraient recevoir le message deux fois.',
       resend: 'Renvoyer',
       already_released: 'Cet e-mail a déjà été libéré.',
-      relay_not_configured: 'La libération n’est pas configurée sur le serveur (relais SMTP).',
+      relay_not_configured:
+        'La libération n’est pas configurée sur le serveur (relais SMTP). Contactez votre administrateur.',
       release_in_progress: 'Une libération de cet e-mail est déjà en cours.',
       email_deleted: 'Cet e-mail a été supprimé.',
-      invalid_envelope: 'Une adresse de l’enveloppe n’est pas sûre : envoi refusé.',
-      raw_purged: 'Le message d’origine a été supprimé par la rétention.',
+      invalid_envelope:
+        'Une adresse de destinataire n’est pas valide\u00a0: l’e-mail n’a pas été envoyé. Contactez votre administrateur.',
+      raw_purged: 'Le message d’origine a été supprimé à l’expiration de la durée de conservation.',
       delete: 'Supprimer',
-      delete_confirm_title: 'Supprimer cet e-mail ?',
+      delete_confirm_title: 'Supprimer cet e-mail\u202f?',
       delete_confirm_body: 'Il ne pourra plus être libéré.',
       deleted: 'E-mail supprimé avec succès',
       delete_error: 'Erreur lors de la suppression',

@@ -19,11 +19,11 @@ async function openDialog(user: User) {
 }
 
 async function fillValid(user: User, dialog: HTMLElement, { email = '' }: { email?: string } = {}) {
-  await user.click(within(dialog).getByText('Bogue'));
+  await user.click(within(dialog).getByText('Bug'));
   await user.click(within(dialog).getByLabelText('Message'));
   await user.paste('The release button does nothing.');
   if (email) {
-    await user.click(within(dialog).getByLabelText(/E-mail de contact/));
+    await user.click(within(dialog).getByLabelText(/e-mail de contact/));
     await user.paste(email);
   }
 }
@@ -62,11 +62,11 @@ describe('feedback button and dialog (spec §2–§5, §8, §9)', () => {
 
     await user.click(within(dialog).getByLabelText('Message'));
     await user.paste('   short  ');
-    await user.click(within(dialog).getByLabelText(/E-mail de contact/));
+    await user.click(within(dialog).getByLabelText(/e-mail de contact/));
     await user.paste('not-an-address');
     await submit(user, dialog);
     expect(await within(dialog).findByText('Le message doit contenir au moins 10 caractères')).toBeInTheDocument();
-    expect(await within(dialog).findByText('Format d’e-mail invalide')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Adresse e-mail invalide')).toBeInTheDocument();
     expect(calls).toEqual([]);
   });
 
@@ -78,7 +78,7 @@ describe('feedback button and dialog (spec §2–§5, §8, §9)', () => {
     const error = () => within(dialog).getByTestId('feedback-images-error');
 
     await user.upload(fileInput(dialog), sendableFile(['hello'], 'notes.txt', { type: 'text/plain' }));
-    await waitFor(() => expect(error()).toHaveTextContent('Veuillez téléverser uniquement des fichiers image'));
+    await waitFor(() => expect(error()).toHaveTextContent('Veuillez joindre uniquement des images'));
 
     await user.upload(fileInput(dialog), png('huge.png', 5 * 1024 * 1024 + 1));
     await waitFor(() => expect(error()).toHaveTextContent('Chaque image doit faire au plus 5 Mo'));
@@ -104,7 +104,7 @@ describe('feedback button and dialog (spec §2–§5, §8, §9)', () => {
 
     expect(await within(dialog).findByTestId('feedback-success')).toHaveTextContent('Merci pour votre avis !');
     expect(within(dialog).getByTestId('feedback-dialog')).toHaveAttribute('data-status', 'success');
-    expect(noticeTitles()).toEqual(['success:Merci pour votre avis !']);
+    expect(noticeTitles()).toEqual(['success:Merci pour votre avis\u202f!']);
     expect(notify).toHaveBeenCalledWith(expect.objectContaining({ type: 'success', durationMs: 4000 }));
 
     const call = calls[0]!;
@@ -123,9 +123,9 @@ describe('feedback button and dialog (spec §2–§5, §8, §9)', () => {
     expect(within(dialog).getByTestId('feedback-dialog')).toHaveAttribute('data-status', 'success');
     await act(() => jest.advanceTimersByTimeAsync(1));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(noticeTitles()).toEqual(['success:Merci pour votre avis !']);
+    expect(noticeTitles()).toEqual(['success:Merci pour votre avis\u202f!']);
     await act(() => jest.advanceTimersByTimeAsync(1999)); // 3,999 ms since the success
-    expect(noticeTitles()).toEqual(['success:Merci pour votre avis !']);
+    expect(noticeTitles()).toEqual(['success:Merci pour votre avis\u202f!']);
     await act(() => jest.advanceTimersByTimeAsync(1));
     expect(noticeTitles()).toEqual([]);
     // Reopened: a fresh form.
@@ -153,7 +153,7 @@ describe('feedback button and dialog (spec §2–§5, §8, §9)', () => {
     await submit(user, dialog);
     await waitFor(() =>
       expect(noticeTitles()).toEqual([
-        'error:Le message doit contenir au moins 10 caractères; Veuillez téléverser uniquement des fichiers image; Odd thing',
+        'error:Le message doit contenir au moins 10 caractères; Veuillez joindre uniquement des images; Échec de l’envoi de l’avis. Veuillez réessayer.',
       ]),
     );
     expect(within(dialog).getByTestId('feedback-dialog')).toHaveAttribute('data-status', 'error');
@@ -179,12 +179,12 @@ describe('feedback button and dialog (spec §2–§5, §8, §9)', () => {
     const dialog = await openDialog(user);
     await fillValid(user, dialog);
     await submit(user, dialog);
-    await waitFor(() => expect(noticeTitles()).toEqual(['error:Storage is full.']));
+    await waitFor(() => expect(noticeTitles()).toEqual(['error:Erreur du serveur. Réessayez plus tard.']));
     expect(notify).toHaveBeenCalledWith(expect.objectContaining({ type: 'error', durationMs: 4000 }));
 
     answer = () => new Response('<html>bad gateway</html>', { status: 502, headers: { 'Content-Type': 'text/html' } });
     await submit(user, dialog);
-    await waitFor(() => expect(noticeTitles()).toContain('error:Échec de l’envoi de l’avis. Veuillez réessayer.'));
+    await waitFor(() => expect(noticeTitles()).toContain('error:Erreur du serveur. Réessayez plus tard.'));
   });
 
   it('no answer: "Could not contact the server…" (in French)', async () => {

@@ -59,7 +59,7 @@ describe('/feedback (admin): the feedback received', () => {
     expect(within(first!).getByText('jane.doe <jane@example.com>')).toBeInTheDocument();
     expect(within(first!).getByText('reporter@example.com')).toBeInTheDocument();
     expect(within(first!).getByText(/2026/)).toBeInTheDocument();
-    expect(within(second!).getByText('Bogue')).toBeInTheDocument();
+    expect(within(second!).getByText('Bug')).toBeInTheDocument();
     expect(within(second!).getByText('compte supprimé')).toBeInTheDocument();
     expect(within(second!).getByText('aucun')).toBeInTheDocument();
 

@@ -42,9 +42,16 @@ describe('feedback failure messages (spec §8)', () => {
     );
   });
 
-  it('another answer → the server message, else "Failed to submit feedback. Please try again."', () => {
-    expect(message(httpError(500, { detail: 'Disk full.', code: 'internal_error' }))).toBe('Disk full.');
-    expect(message(httpError(502))).toBe('Failed to submit feedback. Please try again.');
+  it('another answer → a translated text, never the server\'s words: 5xx → server error, else "Failed to submit feedback…"', () => {
+    expect(message(httpError(500, { detail: 'Disk full.', code: 'internal_error' }))).toBe(
+      'Server error. Try again later.',
+    );
+    expect(message(httpError(415, { detail: 'Send the feedback as multipart/form-data.', code: 'x' }))).toBe(
+      'Failed to submit feedback. Please try again.',
+    );
+    expect(message(httpError(400, { errors: { image5: 'Unexpected file.' } }))).toBe(
+      'Failed to submit feedback. Please try again.',
+    );
     expect(message(httpError(400, { detail: '', errors: {} }))).toBe('Failed to submit feedback. Please try again.');
   });
 

@@ -27,18 +27,25 @@ export const VALIDATION_MESSAGES: Record<string, Record<string, number>> = {
   'feedback.validation.too_many_pixels': { mp: LIMITS.feedbackMaxMegapixels },
 };
 
-/** An API field message in the user's language when it is one of ours, as sent otherwise. */
-function translateFieldMessage(message: string, t: TFunction, tEn: TFunction): string {
+/**
+ * An API field message in the user's language: the spec's texts (the API sends them in English) are
+ * translated; any other is never shown as sent but replaced by the field's own message, else the
+ * generic failure text.
+ */
+function translateFieldMessage(field: string, message: string, t: TFunction, tEn: TFunction): string {
   for (const [key, values] of Object.entries(VALIDATION_MESSAGES)) {
     if (tEn(key, values) === message) return t(key, values);
   }
-  return message;
+  if (field === 'type') return t('feedback.validation.type');
+  if (field === 'email') return t('feedback.validation.email');
+  return t('feedback.error');
 }
 
 /**
  * The notice of a failed POST /api/feedback/ (spec §8): 400 → the field messages joined; 413 → file
- * too large (5 MB); 429 → too many requests; another answer → the server's `detail`, else the
- * generic text; no answer or the 30 s timeout → "Could not contact the server…".
+ * too large (5 MB); 429 → too many requests; a 5xx → the server error text; another answer → the
+ * generic text (the server's English `detail` is never shown); no answer or the 30 s timeout →
+ * "Could not contact the server…".
  */
 export function feedbackErrorMessage(error: unknown, t: TFunction, tEn: TFunction): string {
   if (!isHTTPError(error)) {
@@ -46,14 +53,15 @@ export function feedbackErrorMessage(error: unknown, t: TFunction, tEn: TFunctio
     return code === 'network_error' || code === 'timeout' ? t('common:errors.network') : t('feedback.error');
   }
   const { status } = error.response;
-  const data = (error.data ?? {}) as { detail?: unknown; errors?: unknown };
+  const data = (error.data ?? {}) as { errors?: unknown };
   if (status === 400 && data.errors && typeof data.errors === 'object') {
-    const messages = Object.values(data.errors as Record<string, unknown>)
-      .filter((m): m is string => typeof m === 'string' && m.length > 0)
-      .map((m) => translateFieldMessage(m, t, tEn));
+    const messages = Object.entries(data.errors as Record<string, unknown>)
+      .filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].length > 0)
+      .map(([field, m]) => translateFieldMessage(field, m, t, tEn));
     if (messages.length) return [...new Set(messages)].join('; ');
   }
   if (status === 413) return t('feedback.validation.too_large', { size: MAX_FILE_MB });
   if (status === 429) return t('common:errors.rate_limited');
-  return typeof data.detail === 'string' && data.detail.trim() ? data.detail : t('feedback.error');
+  if (status >= 500) return t('common:errors.server');
+  return t('feedback.error');
 }

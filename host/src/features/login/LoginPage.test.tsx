@@ -50,7 +50,9 @@ describe('/login (spec §2, §5, §8)', () => {
     useSession.setState({ expired: true });
     renderWithTheme(<LoginPage />);
     await waitFor(() =>
-      expect(useNotices.getState().notices.map((n) => n.title)).toContain('Votre session a expiré : reconnectez-vous.'),
+      expect(useNotices.getState().notices.map((n) => n.title)).toContain(
+        'Votre session a expiré. Veuillez vous reconnecter.',
+      ),
     );
   });
 
@@ -116,7 +118,7 @@ describe('/login (spec §2, §5, §8)', () => {
 
   it('"forgot password" only shows an information notice about credentials', async () => {
     renderWithTheme(<LoginPage />);
-    await userEvent.setup().click(screen.getByRole('link', { name: 'Mot de passe oublié ?' }));
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Mot de passe oublié\u202f?' }));
     expect(useNotices.getState().notices[0]).toMatchObject({ type: 'info', title: 'Mot de passe oublié' });
     expect(useNotices.getState().notices[0]!.description).toMatch(/administrateur/);
     expect(fetchSpy).not.toHaveBeenCalled();
@@ -127,7 +129,7 @@ describe('/login (spec §2, §5, §8)', () => {
     renderWithTheme(<LoginPage />);
     const user = await fillAndSubmit('jane@example.com', 'secret');
     const code = await screen.findByLabelText('Code de vérification');
-    expect(screen.getByRole('heading', { level: 1, name: 'Vérification en deux étapes' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Authentification à deux facteurs' })).toBeInTheDocument();
     expect(code).toHaveAttribute('inputmode', 'numeric');
     expect(code).toHaveAttribute('maxlength', '6');
     await user.type(code, '12a3');

@@ -46,6 +46,9 @@ export default function TwoFactorStep({ onSubmitStart }: { onSubmitStart?: () =>
         notify({ type: 'error', title: t('login.rate_limited'), description: t('login.totp_restart') });
       } else if (isAuthError(error) && (error.code === 'token_invalid' || error.code === 'token_expired')) {
         notify({ type: 'error', title: t('login.totp_expired') });
+      } else if (isAuthError(error) && error.code === 'no_partial_token') {
+        // The spec's title, and what to do: the sign-in has to start again.
+        notify({ type: 'error', title: t('login.partial_token_missing'), description: t('login.totp_restart') });
       } else {
         notify({ type: 'error', title: t(loginErrorKey(error, 'totp')) });
       }

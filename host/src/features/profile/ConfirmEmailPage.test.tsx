@@ -16,7 +16,7 @@ describe('/profile/confirm-email?token=… (DESIGN §4, §7: a GET changes nothi
     const { calls } = mockApi(() => jsonResponse(200, { ...USER, email: 'new@example.com', pending_email: null }));
     renderPage(<ConfirmEmailPage />, { path: '/profile/confirm-email?token=tok-123' });
     expect(screen.getByRole('heading', { level: 1, name: 'Confirmer la nouvelle adresse e-mail' })).toBeInTheDocument();
-    expect(screen.getByText(/Ouvrir ce lien ne modifie rien/)).toBeInTheDocument();
+    expect(screen.getByText(/Votre adresse n’a pas encore changé/)).toBeInTheDocument();
     expect(calls).toEqual([]);
 
     await userEvent.setup().click(screen.getByRole('button', { name: 'Confirmer' }));

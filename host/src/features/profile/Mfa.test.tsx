@@ -60,7 +60,7 @@ describe('MFA: turning it on (spec §4): QR → 6-digit code → backup codes sh
     expect(mfaSection().getByTestId('mfa-status')).toHaveTextContent('Désactivée');
     await user.click(mfaSection().getByRole('button', { name: 'Activer' }));
 
-    const dialog = await screen.findByRole('dialog', { name: 'Activer la vérification en deux étapes' });
+    const dialog = await screen.findByRole('dialog', { name: 'Activer l’authentification à deux facteurs' });
     const qr = await within(dialog).findByRole('img', {
       name: 'QR code à scanner avec l’application d’authentification',
     });
@@ -130,7 +130,7 @@ describe('MFA: turning it on (spec §4): QR → 6-digit code → backup codes sh
     await user.type(within(dialog).getByLabelText('Code à 6 chiffres'), '000000');
     await user.click(within(dialog).getByRole('button', { name: 'Activer' }));
     expect(await within(dialog).findByText(/Code incorrect/)).toBeInTheDocument();
-    expect(noticeTitles()).toEqual(['error:Erreur MFA']);
+    expect(noticeTitles()).toEqual(['error:Erreur d’authentification à deux facteurs']);
     expect(screen.getByTestId('mfa-enable-modal')).toHaveAttribute('data-step', 'verify');
     expect(useSession.getState().user?.mfa_enabled).toBe(false);
   });
@@ -155,13 +155,13 @@ describe('MFA: turning it off and new backup codes need the password (spec §4)'
     const user = userEvent.setup();
     expect(mfaSection().getByTestId('mfa-status')).toHaveTextContent('Activée');
     await user.click(mfaSection().getByRole('button', { name: 'Désactiver' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Désactiver la vérification en deux étapes' });
+    const dialog = await screen.findByRole('dialog', { name: 'Désactiver l’authentification à deux facteurs' });
     await user.click(within(dialog).getByRole('button', { name: 'Désactiver' }));
     expect(await within(dialog).findByText('Veuillez saisir votre mot de passe')).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText('Mot de passe'), 'nope');
     await user.click(within(dialog).getByRole('button', { name: 'Désactiver' }));
     expect(await within(dialog).findByText('Mot de passe incorrect')).toBeInTheDocument();
-    expect(noticeTitles()).toEqual(['error:Erreur MFA']);
+    expect(noticeTitles()).toEqual(['error:Erreur d’authentification à deux facteurs']);
     expect(useSession.getState().isAuthenticated).toBe(true);
 
     wrong = false;

@@ -39,7 +39,10 @@ export function MfaEnableModal({ account, onClose }: { account: string; onClose:
   useEffect(() => {
     if (started.current) return; // once, also under StrictMode
     started.current = true;
-    startSetup(undefined, { onError: () => notify({ type: 'error', title: t('mfa.error') }) });
+    startSetup(undefined, {
+      onError: (error) =>
+        notify({ type: 'error', title: t('mfa.error'), description: t(`common:${errorMessageKey(error)}`) }),
+    });
   }, [startSetup, t]);
 
   const onVerify = async ({ totp_code }: { totp_code: string }) => {

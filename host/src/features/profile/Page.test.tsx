@@ -45,7 +45,7 @@ describe('/profile: personal information (spec §5, §6)', () => {
     await user.type(email, 'not-an-address');
     await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
     expect(await screen.findByText(/ne peut contenir que des lettres/)).toBeInTheDocument();
-    expect(await screen.findByText('Format d’e-mail invalide')).toBeInTheDocument();
+    expect(await screen.findByText('Adresse e-mail invalide')).toBeInTheDocument();
     expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
   });
 

@@ -8,6 +8,7 @@ import { errorMessageKey, readApiError } from '@qc/api-client';
 import type { CurrentUser, ProfileUpdate } from '@qc/contracts';
 import { notify } from '@qc/ui-state';
 import { useEffect, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useUpdateProfile } from './profile.queries';
 
@@ -30,6 +31,27 @@ const valuesOf = (u: CurrentUser): ProfileValues => ({
   first_name: u.first_name,
   last_name: u.last_name,
 });
+
+/**
+ * The translated message of a field the API refused (400 `errors`): chosen from the field and the
+ * value sent, never the API's English words (its rules are the form's own, see ProfileUpdate).
+ */
+export function profileFieldError(
+  t: TFunction<'host'>,
+  name: keyof ProfileValues,
+  value: string | undefined,
+  external: boolean,
+): string {
+  const v = (value ?? '').trim();
+  if (external && (name === 'username' || name === 'email')) return t('profile.info.external_notice');
+  if (name === 'username') {
+    if (!v) return t('profile.info.username_required');
+    if (v.length > USERNAME_MAX) return t('profile.info.too_long', { max: USERNAME_MAX });
+    return t('profile.info.username_invalid');
+  }
+  if (name === 'email') return v ? t('profile.info.email_invalid') : t('profile.info.email_required');
+  return t('profile.info.too_long', { max: NAME_MAX });
+}
 
 /** Only what changed is sent; an external user sends only first and last name (spec §5, §6). */
 export function profileChanges(user: CurrentUser, v: ProfileValues): ProfileUpdate {
@@ -82,7 +104,7 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
       else if (code === 'email_taken') fields.push({ name: 'email', errors: [t('profile.info.email_taken')] });
       else {
         for (const name of ['username', 'email', 'first_name', 'last_name'] as const) {
-          if (errors[name]) fields.push({ name, errors: [errors[name]] });
+          if (errors[name]) fields.push({ name, errors: [profileFieldError(t, name, values[name], external)] });
         }
       }
       form.setFields(fields);

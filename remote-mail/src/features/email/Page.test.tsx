@@ -297,7 +297,7 @@ describe('e-mail detail (mail/{id})', () => {
     await u.click(screen.getByTestId('email-release'));
     await u.click(await screen.findByTestId('email-release-confirm'));
     await waitFor(() => expect(noticeTitles()).toEqual(['success: E-mail libéré avec succès']));
-    expect(noticeOf('E-mail libéré avec succès')!.description).toBe('Réponse du relais : 250 2.0.0 Ok: queued');
+    expect(noticeOf('E-mail libéré avec succès')!.description).toBe('Réponse du relais\u00a0: 250 2.0.0 Ok: queued');
     expect(of(calls, 'POST', RELEASE)).toHaveLength(1);
     expect(of(calls, 'POST', RELEASE)[0]!.body).toBe('');
     // The detail is refetched: the new status shows and Release is no longer offered.
@@ -330,7 +330,7 @@ describe('e-mail detail (mail/{id})', () => {
     await u.click(await screen.findByTestId('email-release-confirm'));
     await waitFor(() => expect(noticeTitles()).toEqual(['error: Erreur lors de la libération']));
     expect(noticeOf('Erreur lors de la libération')!.description).toBe(
-      'Le relais a refusé le message. L’e-mail reste en quarantaine. Réponse du relais : 554 5.7.1 Message rejected by policy',
+      'Le relais a refusé le message. L’e-mail reste en quarantaine. Réponse du relais\u00a0: 554 5.7.1 Message rejected by policy',
     );
     const alert = await screen.findByTestId('email-release-error');
     expect(alert).toHaveTextContent('Le relais a refusé le message.');
@@ -392,7 +392,7 @@ describe('e-mail detail (mail/{id})', () => {
     await u.click(await screen.findByTestId('email-release-confirm'));
     await waitFor(() =>
       expect(noticeOf('Erreur lors de la libération')?.description).toBe(
-        'La libération n’est pas configurée sur le serveur (relais SMTP).',
+        'La libération n’est pas configurée sur le serveur (relais SMTP). Contactez votre administrateur.',
       ),
     );
     expect(screen.queryByTestId('email-release-error')).toBeNull();
@@ -622,6 +622,6 @@ describe('e-mail detail (mail/{id})', () => {
     await u.click(screen.getByTestId('email-release'));
     await u.click(await screen.findByTestId('email-release-confirm'));
     await waitFor(() => expect(noticeTitles()).toEqual(['warning: E-mail libéré en partie']));
-    expect(noticeOf('E-mail libéré en partie')!.description).toBe('Refusé par le relais : bob@example.com');
+    expect(noticeOf('E-mail libéré en partie')!.description).toBe('Refusé par le relais\u00a0: bob@example.com');
   });
 });

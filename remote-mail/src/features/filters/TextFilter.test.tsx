@@ -26,7 +26,7 @@ describe('text filter', () => {
     render(<Filters />);
     const search = screen.getByLabelText('Recherche');
     await user.type(search, 'invoice');
-    const clear = screen.getByRole('button', { name: 'Effacer « Recherche »' });
+    const clear = screen.getByRole('button', { name: 'Effacer «\u00a0Recherche\u00a0»' });
     await user.tab();
     expect(screen.getByLabelText('Expéditeur')).toHaveFocus();
 
@@ -37,7 +37,7 @@ describe('text filter', () => {
     expect(clear).not.toBeInTheDocument();
 
     await user.type(search, 'parcel');
-    await user.click(screen.getByRole('button', { name: 'Effacer « Recherche »' }));
+    await user.click(screen.getByRole('button', { name: 'Effacer «\u00a0Recherche\u00a0»' }));
     expect(search).toHaveValue('');
   });
 });

@@ -173,9 +173,9 @@ describe('history page', () => {
     expect(reasons).toEqual([
       'Cet e-mail a été supprimé.',
       'Cet e-mail a déjà été libéré.',
-      'Le message d’origine a été supprimé par la rétention.',
+      'Le message d’origine a été supprimé à l’expiration de la durée de conservation.',
       'E-mail introuvable',
-      'Erreur inconnue (something_new)',
+      'Erreur inconnue. Réessayez\u202f; si le problème persiste, contactez votre administrateur.',
       null,
     ]);
     for (const r of rows()) {

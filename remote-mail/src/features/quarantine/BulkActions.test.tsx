@@ -58,9 +58,9 @@ describe('bulk actions of the quarantine list', () => {
         .getAllByTestId('quarantine-bulk-failure')
         .map((li) => li.textContent),
     ).toEqual([
-      '« Subject m2 » : Cet e-mail a été supprimé.',
-      '« Subject m3 » : libéré en partie : le relais a refusé certains destinataires, pour lesquels il reste en quarantaine.',
-      '« Subject m4 » : Le relais a refusé le message. L’e-mail reste en quarantaine.',
+      '«\u00a0Subject m2\u00a0»\u00a0: Cet e-mail a été supprimé.',
+      '«\u00a0Subject m3\u00a0»\u00a0: libéré en partie\u00a0: le relais a refusé certains destinataires, pour lesquels il reste en quarantaine.',
+      '«\u00a0Subject m4\u00a0»\u00a0: Le relais a refusé le message. L’e-mail reste en quarantaine.',
     ]);
     expect(result).not.toHaveTextContent('m1');
     // Not a notice (those close after 5 s).
@@ -97,7 +97,7 @@ describe('bulk actions of the quarantine list', () => {
     );
     expect(outcome).toEqual({
       type: 'error',
-      title: '0 supprimé, 2 en échec',
+      title: 'Aucun e-mail supprimé\u00a0: 2 en échec',
       failures: [
         { id: 'm1', subject: null, reason: 'Cet e-mail a déjà été libéré.' },
         { id: 'm2', subject: 'Hello', reason: 'Erreur inconnue' },
@@ -124,13 +124,13 @@ describe('bulk actions of the quarantine list', () => {
             id: 'm2',
             subject: 'Two',
             reason:
-              'libéré en partie : le relais a refusé certains destinataires, pour lesquels il reste en quarantaine.',
+              'libéré en partie\u00a0: le relais a refusé certains destinataires, pour lesquels il reste en quarantaine.',
           },
         ],
       },
     });
     expect(bulkSummary(i18next.getFixedT('en', 'mail'), 'release', results, subjects).outcome?.title).toBe(
-      '2 e-mails released, 1 of them in part',
+      '2 e-mails released, 1 of them partially',
     );
   });
 
@@ -139,7 +139,7 @@ describe('bulk actions of the quarantine list', () => {
     expect(bulkSummary(i18next.getFixedT('fr', 'mail'), 'delete', one).notice?.title).toBe('1 e-mail supprimé');
     expect(bulkSummary(i18next.getFixedT('en', 'mail'), 'delete', one).notice?.title).toBe('1 e-mail deleted');
     const fr = i18next.getFixedT('fr', 'mail');
-    expect(fr('quarantine.bulk.confirm_release', { count: 1 })).toBe('Libérer l’e-mail sélectionné ?');
+    expect(fr('quarantine.bulk.confirm_release', { count: 1 })).toBe('Libérer l’e-mail sélectionné\u202f?');
     expect(fr('quarantine.bulk.confirm_delete_body', { count: 1 })).toBe('Il ne pourra plus être libéré.');
     expect(fr('quarantine.bulk.confirm_delete_body', { count: 2 })).toBe('Ils ne pourront plus être libérés.');
     expect(i18next.getFixedT('en', 'mail')('quarantine.bulk.confirm_release', { count: 1 })).toBe(

@@ -44,7 +44,9 @@ export function bulkSummary(
     outcome: {
       type: done ? 'warning' : 'error',
       title: failed
-        ? t(`quarantine.bulk.partial_${action}`, { count: done, failed })
+        ? done
+          ? t(`quarantine.bulk.partial_${action}`, { count: done, failed })
+          : t(`quarantine.bulk.none_${action}`, { failed })
         : t('quarantine.bulk.partly_released', { count: done, partly }),
       failures: results
         .filter((r) => r.status === 'failed' || r.status === 'partially_released')

@@ -166,7 +166,11 @@ export function FiltersBar({ filters, onChange }: FiltersBarProps) {
           onClick={() => setShowMore(!showMore)}
           data-testid="quarantine-filters-more"
         >
-          {showMore ? t('quarantine.filters.fewer') : t('quarantine.filters.more', { count: moreActive })}
+          {showMore
+            ? t('quarantine.filters.fewer')
+            : moreActive
+              ? t('quarantine.filters.more_active', { count: moreActive })
+              : t('quarantine.filters.more')}
         </Button>
       ) : null}
       {changed ? (

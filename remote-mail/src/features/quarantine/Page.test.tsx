@@ -105,7 +105,7 @@ describe('quarantine list (mail)', () => {
       // Status and search in view; the other filters behind a button that counts those set.
       expect(screen.getByTestId('quarantine-filter-q')).toBeInTheDocument();
       expect(screen.queryByTestId('quarantine-filter-sender')).not.toBeInTheDocument();
-      const more = screen.getByRole('button', { name: 'Plus de filtres (1)' });
+      const more = screen.getByRole('button', { name: 'Plus de filtres (1 actif)' });
       expect(more).toHaveAttribute('aria-expanded', 'false');
       await userEvent.setup({ delay: null }).click(more);
       expect(screen.getByTestId('quarantine-filter-sender')).toHaveValue('promo');

@@ -30,7 +30,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
 import { BulkActions, BulkOutcomeAlert, type BulkOutcome } from './BulkActions';
-import { revealBidi } from '../email/bidi';
+import { revealBidi, shownSubject } from '../email/bidi';
 import { useToday } from '../filters/useToday';
 import { FiltersBar } from './FiltersBar';
 import { patchFilters, readFilters, toListQuery, writeFilters, type QuarantineFilters } from './quarantine.filters';
@@ -321,7 +321,12 @@ export function QuarantinePage() {
               getTitleCheckboxProps: () => ({ 'aria-label': t('quarantine.bulk.select_page') }),
               getCheckboxProps: (item) => ({
                 disabled: !HELD.includes(item.status),
-                'aria-label': t('quarantine.bulk.select_row', { subject: item.subject ?? item.id }),
+                // Named by subject (or "no subject") and sender: no internal id, and rows without a
+                // subject stay told apart.
+                'aria-label': t('quarantine.bulk.select_row', {
+                  subject: shownSubject(item.subject, t('no_subject')),
+                  sender: item.sender ? revealBidi(item.sender) : t('none'),
+                }),
               }),
             }}
             aria-label={t('quarantine.table_label')}

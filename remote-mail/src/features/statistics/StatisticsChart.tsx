@@ -56,13 +56,17 @@ export default function StatisticsChart({
     data.days.flatMap((d) => list.map((s) => ({ date: d.date, series: label(s), value: d[s] })));
   // Short day labels, never rotated (a rotated label eats the plot): those that would overlap are
   // hidden; with their year when the range crosses a new year (365 days ran "23 nov." to "18 nov.").
-  // Counts are whole numbers: no 0.5 ticks. Room on the right for the last day's label.
+  // Counts are whole numbers: no 0.5 ticks, and written as the language writes them ("1 234" in
+  // French), on the axis and in the tooltip alike. Room on the right for the last day's label.
   const dayStyle = data.range.from.slice(0, 4) === data.range.to.slice(0, 4) ? 'short' : 'long';
   const axis = {
     x: { labelAutoRotate: false, labelAutoHide: true, labelFormatter: (d: string) => formatUtcDay(d, lang, dayStyle) },
-    y: { tickFilter: (v: number) => Number.isInteger(v) },
+    y: { tickFilter: (v: number) => Number.isInteger(v), labelFormatter: (v: number) => formatCount(v, lang) },
   };
-  const tooltip = { title: (d: { date: string }) => formatUtcDay(d.date, lang) };
+  const tooltip = {
+    title: (d: { date: string }) => formatUtcDay(d.date, lang),
+    items: [{ channel: 'y', valueFormatter: (v: number) => formatCount(v, lang) }],
+  };
   const common = { theme, height, autoFit: true, marginRight: 32 };
 
   if (type === 'pie' || type === 'donut') {
@@ -128,6 +132,7 @@ export default function StatisticsChart({
               yField: 'value',
               colorField: 'series',
               scale: { y: shared },
+              tooltip,
             },
             {
               type: 'line',
@@ -135,6 +140,7 @@ export default function StatisticsChart({
               yField: 'value',
               colorField: 'series',
               scale: { y: shared },
+              tooltip,
             },
           ]}
         />

@@ -34,11 +34,11 @@ const en: typeof common = {
     network: 'Could not contact the server. Please check your connection.',
     timeout: 'The server did not answer in time. Please try again in a moment.',
     unauthenticated: 'Your session has expired. Please sign in again.',
-    forbidden: 'You do not have the required permissions.',
+    forbidden: 'You do not have the required permissions for this action.',
     not_found: 'Not found.',
     rate_limited: 'Too many requests. Try again in a moment.',
     server: 'Server error. Try again later.',
-    unknown: 'An unexpected error occurred.',
+    unknown: 'An unexpected error occurred. Try again; if the problem persists, contact your administrator.',
   },
   roles: { admin: 'Administrator', domain_admin: 'Domain admin', user: 'User' },
 };

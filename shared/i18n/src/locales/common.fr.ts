@@ -25,19 +25,21 @@ const common = {
   remote: {
     load_failed_title: 'Ce module n’a pas pu être chargé',
     load_failed_description:
-      'Le module « {{name}} » est indisponible pour le moment. Vérifiez votre connexion puis réessayez.',
+      'Le module «\u00a0{{name}}\u00a0» est indisponible pour le moment. Vérifiez votre connexion puis réessayez.',
     render_failed_title: 'Ce module a rencontré une erreur',
-    render_failed_description: 'Une erreur inattendue s’est produite pendant l’affichage du module « {{name}} ».',
+    render_failed_description:
+      'Une erreur inattendue s’est produite pendant l’affichage du module «\u00a0{{name}}\u00a0».',
   },
   errors: {
     network: 'Impossible de contacter le serveur. Vérifiez votre connexion.',
     timeout: 'Le serveur n’a pas répondu à temps. Réessayez dans un instant.',
     unauthenticated: 'Votre session a expiré. Veuillez vous reconnecter.',
-    forbidden: 'Vous n’avez pas les droits nécessaires.',
+    forbidden: 'Vous n’avez pas les droits nécessaires pour cette action.',
     not_found: 'Élément introuvable.',
     rate_limited: 'Trop de requêtes. Réessayez dans quelques instants.',
     server: 'Erreur du serveur. Réessayez plus tard.',
-    unknown: 'Une erreur inattendue s’est produite.',
+    unknown:
+      'Une erreur inattendue s’est produite. Réessayez\u202f; si le problème persiste, contactez votre administrateur.',
   },
   roles: { admin: 'Administrateur', domain_admin: 'Administrateur de domaine', user: 'Utilisateur' },
 };
