@@ -1,8 +1,14 @@
 // jsdom lacks Node's fetch family and TextEncoder; ky and react-query need them.
 const { TestEnvironment } = require('jest-environment-jsdom');
+// The front-end tests run in a zone with summer time (the machine and CI are UTC, which has none):
+// day bounds, DST crossings and formatted dates are then tested where they can go wrong. Node
+// picks up a TZ assigned at run time (Date and Intl); it is put back for the next file of the worker.
+const ZONE = 'Europe/Paris';
 module.exports = class JsdomWithFetch extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
+    this.previousTz = process.env.TZ;
+    process.env.TZ = ZONE;
     for (const k of [
       'fetch',
       'Request',
@@ -41,5 +47,11 @@ module.exports = class JsdomWithFetch extends TestEnvironment {
         link(this.port2, this.port1);
       }
     };
+  }
+
+  async teardown() {
+    if (this.previousTz === undefined) delete process.env.TZ;
+    else process.env.TZ = this.previousTz;
+    await super.teardown();
   }
 };

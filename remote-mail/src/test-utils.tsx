@@ -250,3 +250,35 @@ export function renderExposed(route: string, element: ReactElement, path = `/${r
   );
   return { ...result, router, queryClient };
 }
+
+/**
+ * Freezes the clock (Date only) at `now`; timers stay real, so the UI's own waits still run.
+ * Undo with jest.useRealTimers().
+ */
+export function freezeDate(now: Date) {
+  jest.useFakeTimers({
+    now,
+    doNotFake: [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'requestAnimationFrame',
+      'cancelAnimationFrame',
+      'requestIdleCallback',
+      'cancelIdleCallback',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ],
+  });
+}
+
+/**
+ * The day after Paris moved to summer time (the web tests' zone): "yesterday" lasted 23 hours and
+ * the last 7 days begin at +01:00 and end at +02:00.
+ */
+export const DAY_AFTER_DST = new Date('2026-03-30T15:42:00+02:00');

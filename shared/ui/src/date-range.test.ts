@@ -16,6 +16,11 @@ function local(d: Date) {
   return [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds()];
 }
 
+test('the web tests run in Europe/Paris (a zone with summer time), for Date and Intl alike', () => {
+  expect(Intl.DateTimeFormat().resolvedOptions().timeZone).toBe('Europe/Paris');
+  expect([new Date(2026, 0, 15).getTimezoneOffset(), new Date(2026, 6, 15).getTimezoneOffset()]).toEqual([-60, -120]);
+});
+
 describe('date presets (spec §9), in local time', () => {
   it.each<[DatePreset, number[], number[]]>([
     ['today', [2026, 11, 21, 0, 0, 0], [2026, 11, 21, 23, 59, 59]],

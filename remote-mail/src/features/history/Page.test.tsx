@@ -1,4 +1,3 @@
-import { localDaysRange, presetRange, toIsoWithOffset } from '@qc/ui';
 import { DEFAULT_PREFERENCES, usePreferences } from '@qc/ui-state';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -8,6 +7,8 @@ import ExposedHistory from '../../exposed/History';
 import { readHistoryFilters } from './history.filters';
 import {
   currentLocation,
+  DAY_AFTER_DST,
+  freezeDate,
   jsonResponse,
   mockApi,
   onPhoneScreen,
@@ -52,9 +53,11 @@ beforeEach(() => {
   jest.restoreAllMocks();
   usePreferences.setState({ preferences: { ...DEFAULT_PREFERENCES } });
 });
+afterEach(() => jest.useRealTimers());
 
 describe('history page', () => {
   it('renders the audit rows with an e-mail link, and the filters go to the URL and the query', async () => {
+    freezeDate(DAY_AFTER_DST);
     const { calls } = mockApi(() =>
       jsonResponse(200, {
         results: [
@@ -92,25 +95,25 @@ describe('history page', () => {
     await waitFor(() => expect(lastQuery(calls).user).toBe('bob@example.com'));
     await pickOption(user, 'Période', 'Les 7 derniers jours');
     await waitFor(() => expect(lastQuery(calls).date_from).toBeDefined());
-    const range = presetRange('last_7_days', new Date());
     expect(lastQuery(calls)).toEqual({
       action: 'download',
       user: 'bob@example.com',
-      date_from: toIsoWithOffset(range.from),
-      date_to: toIsoWithOffset(range.to),
+      // 24 March (winter time) to 30 March (summer time), Paris.
+      date_from: '2026-03-24T00:00:00.000+01:00',
+      date_to: '2026-03-30T23:59:59.999+02:00',
       page_size: '50',
     });
     expect(currentLocation()).toBe('/history?action=download&user=bob%40example.com&period=last_7_days');
   }, 60_000);
 
   it('a custom period: its two local days go to the API and the URL; choosing "Custom" starts with today', async () => {
+    freezeDate(DAY_AFTER_DST);
     const { calls } = mockApi(() => jsonResponse(200, { results: [entry()], next_cursor: null }));
     renderExposed('history', <ExposedHistory />, '/history?period=custom&from=2026-11-01&to=2026-11-20');
     await waitFor(() => expect(rows()).toHaveLength(1));
-    const range = localDaysRange('2026-11-01', '2026-11-20')!;
     expect(lastQuery(calls)).toEqual({
-      date_from: toIsoWithOffset(range.from),
-      date_to: toIsoWithOffset(range.to),
+      date_from: '2026-11-01T00:00:00.000+01:00',
+      date_to: '2026-11-20T23:59:59.999+01:00',
       page_size: '50',
     });
     expect(await screen.findByDisplayValue('01/11/2026')).toBeInTheDocument();
@@ -121,10 +124,9 @@ describe('history page', () => {
     await waitFor(() => expect(currentLocation()).toBe('/history?period=yesterday'));
     expect(screen.queryByDisplayValue('01/11/2026')).toBeNull();
     await pickOption(user, 'Période', 'Personnalisée…');
-    const today = presetRange('today', new Date());
-    await waitFor(() => expect(lastQuery(calls).date_from).toBe(toIsoWithOffset(today.from)));
-    expect(lastQuery(calls).date_to).toBe(toIsoWithOffset(today.to));
-    expect(currentLocation()).toMatch(/^\/history\?period=custom&from=\d{4}-\d\d-\d\d&to=\d{4}-\d\d-\d\d$/);
+    await waitFor(() => expect(lastQuery(calls).date_from).toBe('2026-03-30T00:00:00.000+02:00'));
+    expect(lastQuery(calls).date_to).toBe('2026-03-30T23:59:59.999+02:00');
+    expect(currentLocation()).toBe('/history?period=custom&from=2026-03-30&to=2026-03-30');
     // A hand-edited range that is not one is "any date".
     expect(readHistoryFilters(new URLSearchParams('period=custom&from=2026-02-30&to=2026-03-01')).period).toBe('');
   }, 60_000);

@@ -1,9 +1,10 @@
-import { localDaysRange, presetRange, toIsoWithOffset } from '@qc/ui';
 import { DEFAULT_PREFERENCES, usePreferences } from '@qc/ui-state';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   currentLocation,
+  DAY_AFTER_DST,
+  freezeDate,
   jsonResponse,
   listItem,
   mockApi,
@@ -22,6 +23,7 @@ beforeEach(() => {
   jest.restoreAllMocks();
   usePreferences.setState({ preferences: { ...DEFAULT_PREFERENCES } });
 });
+afterEach(() => jest.useRealTimers());
 
 describe('quarantine list (mail)', () => {
   it('renders one row per e-mail with readable columns, for the pending status and the preferred page size', async () => {
@@ -148,6 +150,7 @@ describe('quarantine list (mail)', () => {
   }, 20_000);
 
   it('every filter goes to the API query and into the URL; the free text is debounced', async () => {
+    freezeDate(DAY_AFTER_DST);
     const { calls } = mockApi(() => jsonResponse(200, { results: [listItem()], next_cursor: null }));
     renderQuarantine();
     await waitFor(() => expect(rows()).toHaveLength(1));
@@ -176,8 +179,8 @@ describe('quarantine list (mail)', () => {
     await waitFor(() => expect(lastQuery(calls).score_max).toBe('15.5'));
 
     await pickOption(user, 'Période', 'Les 7 derniers jours');
-    const week = presetRange('last_7_days', new Date());
-    await waitFor(() => expect(lastQuery(calls).date_from).toBe(toIsoWithOffset(week.from)));
+    // 24 March (winter time) to 30 March (summer time), Paris.
+    await waitFor(() => expect(lastQuery(calls).date_from).toBe('2026-03-24T00:00:00.000+01:00'));
     expect(lastQuery(calls)).toEqual({
       status: 'released',
       q: 'invoice',
@@ -186,11 +189,10 @@ describe('quarantine list (mail)', () => {
       action: 'soft_reject',
       score_min: '5',
       score_max: '15.5',
-      date_from: toIsoWithOffset(week.from),
-      date_to: toIsoWithOffset(week.to),
+      date_from: '2026-03-24T00:00:00.000+01:00',
+      date_to: '2026-03-30T23:59:59.999+02:00',
       page_size: '50',
     });
-    expect(lastQuery(calls).date_to).toMatch(/T23:59:59\.999[+-]\d{2}:\d{2}$/);
     const url = new URLSearchParams(currentLocation().split('?')[1]);
     expect(Object.fromEntries(url)).toEqual({
       status: 'released',
@@ -210,15 +212,16 @@ describe('quarantine list (mail)', () => {
   }, 30_000);
 
   it('a shared link restores its filters; Back undoes a filter change', async () => {
+    freezeDate(DAY_AFTER_DST);
     const { calls } = mockApi(() => jsonResponse(200, { results: [listItem()], next_cursor: null }));
     const { router } = renderQuarantine('/mail?status=deleted&q=prize&period=yesterday&page_size=10&status_x=1');
     await waitFor(() => expect(rows()).toHaveLength(1));
-    const yesterday = presetRange('yesterday', new Date());
     expect(lastQuery(calls)).toEqual({
       status: 'deleted',
       q: 'prize',
-      date_from: toIsoWithOffset(yesterday.from),
-      date_to: toIsoWithOffset(yesterday.to),
+      // Yesterday was the 23-hour day of the change to summer time.
+      date_from: '2026-03-29T00:00:00.000+01:00',
+      date_to: '2026-03-29T23:59:59.999+02:00',
       page_size: '10',
     });
     expect(screen.getByLabelText('Recherche')).toHaveValue('prize');
@@ -234,13 +237,13 @@ describe('quarantine list (mail)', () => {
   }, 20_000);
 
   it('a custom period: its two local days go to the API; choosing "Custom" starts with today', async () => {
+    freezeDate(DAY_AFTER_DST);
     const { calls } = mockApi(() => jsonResponse(200, { results: [listItem()], next_cursor: null }));
     renderQuarantine('/mail?period=custom&from=2026-11-01&to=2026-11-20');
     await waitFor(() => expect(rows()).toHaveLength(1));
-    const range = localDaysRange('2026-11-01', '2026-11-20')!;
     expect(lastQuery(calls)).toMatchObject({
-      date_from: toIsoWithOffset(range.from),
-      date_to: toIsoWithOffset(range.to),
+      date_from: '2026-11-01T00:00:00.000+01:00',
+      date_to: '2026-11-20T23:59:59.999+01:00',
     });
     expect(await screen.findByDisplayValue('01/11/2026')).toBeInTheDocument();
     expect(screen.getByDisplayValue('20/11/2026')).toBeInTheDocument();
@@ -250,9 +253,8 @@ describe('quarantine list (mail)', () => {
     await waitFor(() => expect(screen.queryByDisplayValue('01/11/2026')).toBeNull());
     await pickOption(user, 'Période', 'Personnalisée…');
     expect(screen.getByLabelText('Période').closest('.ant-select')).toHaveTextContent(/^Personnalisée$/);
-    const today = presetRange('today', new Date());
-    await waitFor(() => expect(lastQuery(calls).date_from).toBe(toIsoWithOffset(today.from)));
-    expect(lastQuery(calls).date_to).toBe(toIsoWithOffset(today.to));
+    await waitFor(() => expect(lastQuery(calls).date_from).toBe('2026-03-30T00:00:00.000+02:00'));
+    expect(lastQuery(calls).date_to).toBe('2026-03-30T23:59:59.999+02:00');
   }, 20_000);
 
   it('keyset paging: Next sends the cursor, Previous and Back come back, page numbers follow', async () => {
