@@ -58,6 +58,7 @@ export const USER: CurrentUser = {
   is_external: false,
   mfa_enabled: false,
   date_joined: '2026-01-01T00:00:00Z',
+  pending_email: null,
 };
 
 /** A signed-in session: a valid access token in storage and the user in the session store. */

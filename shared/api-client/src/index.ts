@@ -22,7 +22,6 @@ export {
   regenerateBackupCodes,
   getPreferences,
   savePreferences,
-  toCurrentUser,
 } from './me';
 export { sendFeedback, listFeedback, fetchBlob, type FeedbackSubmission } from './feedback';
 export { authFetch, createAuthFetch, isAuthPath } from './auth-fetch';

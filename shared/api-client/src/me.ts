@@ -61,8 +61,3 @@ export function savePreferences(prefs: Preferences, options: { timeout?: number 
     .put('users/me/preferences/', { json: prefs, ...(options.timeout ? { timeout: options.timeout } : {}) })
     .json<StoredPreferences>();
 }
-
-/** The user without the profile-only extra (what the ['me'] query and the session hold). */
-export function toCurrentUser({ pending_email: _pending, ...user }: ProfileResponse): CurrentUser {
-  return user;
-}

@@ -30,12 +30,9 @@ export const ProfileUpdate = z
   .strict();
 export type ProfileUpdate = z.infer<typeof ProfileUpdate>;
 
-/** Answer of PATCH /api/users/me/ and of the e-mail confirmation: the user, and the e-mail awaiting confirmation. */
-export const ProfileResponse = CurrentUser.extend({
-  /** The new address a confirmation link was sent to (not in effect yet); null when none is pending. */
-  pending_email: z.string().nullable(),
-});
-export type ProfileResponse = z.infer<typeof ProfileResponse>;
+/** Answer of PATCH /api/users/me/ and of the e-mail confirmation: the user as GET /api/users/me/ gives it. */
+export const ProfileResponse = CurrentUser;
+export type ProfileResponse = CurrentUser;
 
 /** POST /api/users/me/email/confirm/: the token from the link sent to the new address. */
 export const EmailConfirmRequest = z.object({

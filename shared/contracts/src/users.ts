@@ -16,5 +16,7 @@ export const CurrentUser = z.object({
   is_external: z.boolean(),
   mfa_enabled: z.boolean(),
   date_joined: z.string(),
+  /** A new address a confirmation link was sent to (not in effect yet); null when none is pending. */
+  pending_email: z.string().nullable(),
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;

@@ -3,15 +3,16 @@ import {
   EMAIL_CONFIRM_PATH,
   EXTERNAL_USER_MESSAGE,
   type PasswordChangeRequest,
+  type CurrentUser,
   type ProfileResponse,
   type ProfileUpdate,
 } from '@qc/contracts';
 import type { AppContext } from '../../app-context';
-import { isUniqueViolation } from '../../db/database';
+import { isUniqueViolation, type Db } from '../../db/database';
 import { HttpError, unauthorized } from '../../lib/http-error';
 import { newId } from '../../lib/ids';
 import { createKeyedHash } from '../../lib/secret-box';
-import { findSessionContext, revokeOtherSessions } from '../auth/auth.repository';
+import { findSessionContext, revokeOtherSessions, type SessionContextRow } from '../auth/auth.repository';
 import type { AuthContext } from '../auth/auth.service';
 import {
   findUserByEmail,
@@ -56,7 +57,12 @@ const tokenHash = (deps: ProfileDeps) => createKeyedHash(deps.config.secretKey, 
 async function profileOf(deps: ProfileDeps, auth: AuthContext): Promise<ProfileResponse> {
   const row = await findSessionContext(deps.db, auth.sessionId);
   if (!row) throw unauthorized('session_revoked', 'The session has ended.');
-  return { ...toCurrentUser(row), pending_email: await findPendingEmail(deps.db, row.user_id, Date.now()) };
+  return currentUser(deps.db, row);
+}
+
+/** The user as GET /api/users/me/ answers it, with the new address awaiting confirmation. */
+export async function currentUser(db: Db, row: SessionContextRow): Promise<CurrentUser> {
+  return toCurrentUser(row, await findPendingEmail(db, row.user_id, Date.now()));
 }
 
 async function requireUser(deps: ProfileDeps, auth: AuthContext): Promise<UserRow> {

@@ -113,7 +113,11 @@ describe('e-mail change', () => {
     const res = await patch(mine.access, { email: 'Moved@Example.com' }, { host: 'evil.example' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ email: 'mover@example.com', pending_email: 'moved@example.com' });
-    expect((await me(mine.access)).json().email).toBe('mover@example.com'); // not in effect yet
+    // Not in effect yet, and GET /users/me/ says it is waiting (a reloaded profile page shows it).
+    expect((await me(mine.access)).json()).toMatchObject({
+      email: 'mover@example.com',
+      pending_email: 'moved@example.com',
+    });
     await expect(t.login('moved@example.com')).rejects.toThrow(/401/);
 
     const link = lastLinkTo('moved@example.com');

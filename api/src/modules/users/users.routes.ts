@@ -2,7 +2,7 @@ import { ApiError, CurrentUser } from '@qc/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
-import { toCurrentUser } from './users.service';
+import { currentUser } from '../profile/profile.service';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -16,7 +16,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: CurrentUser, 401: ApiError },
       },
     },
-    // The session lookup already joined the user and domain: no second query.
-    async (request) => toCurrentUser(currentAuth(request).user),
+    // The session lookup already joined the user and domain; only a pending e-mail change is read.
+    async (request) => currentUser(ctx.db, currentAuth(request).user),
   );
 };

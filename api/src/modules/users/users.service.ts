@@ -184,7 +184,7 @@ export async function checkPassword(
   }
 }
 
-export function toCurrentUser(row: SessionContextRow): CurrentUser {
+export function toCurrentUser(row: SessionContextRow, pendingEmail: string | null): CurrentUser {
   return {
     id: row.user_id,
     username: row.username,
@@ -196,5 +196,6 @@ export function toCurrentUser(row: SessionContextRow): CurrentUser {
     is_external: row.is_external === 1,
     mfa_enabled: row.mfa_enabled === 1,
     date_joined: new Date(row.date_joined).toISOString(),
+    pending_email: pendingEmail,
   };
 }

@@ -34,6 +34,7 @@ test('GET /api/users/me/: the DESIGN §4 shape, with the domain', async () => {
     is_external: false,
     mfa_enabled: false,
     date_joined: new Date(row.date_joined).toISOString(),
+    pending_email: null,
   });
   expect(body).not.toHaveProperty('password_hash');
 });

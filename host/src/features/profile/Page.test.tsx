@@ -71,10 +71,22 @@ describe('/profile: personal information (spec §5, §6)', () => {
     expect(patch.body).toEqual({ first_name: 'Janet', email: 'new@example.com' });
     expect(noticeTitles()).toEqual(['success:Profil mis à jour avec succès']);
     // The session user follows (top bar), and the e-mail in effect is still the current one.
-    expect(useSession.getState().user).toMatchObject({ first_name: 'Janet', email: 'jane@example.com' });
-    expect(useSession.getState().user).not.toHaveProperty('pending_email');
+    expect(useSession.getState().user).toMatchObject({
+      first_name: 'Janet',
+      email: 'jane@example.com',
+      pending_email: 'new@example.com',
+    });
     // (the fields are reset: re-mounted inputs)
     await waitFor(() => expect(infoSection().getByLabelText('Adresse e-mail')).toHaveValue('jane@example.com'));
+  });
+
+  it('an e-mail change still awaiting its link is shown after a reload (GET /api/users/me/ carries it)', async () => {
+    signIn({ ...USER, pending_email: 'new@example.com' });
+    mockApi(() => jsonResponse(200, { ...USER, pending_email: 'new@example.com' }));
+    renderPage(<ProfilePage />);
+    expect(await screen.findByTestId('profile-pending-email')).toHaveTextContent(
+      'Un lien de confirmation a été envoyé à new@example.com.',
+    );
   });
 
   it('external users: username and e-mail are read-only with an explanation; only names are sent', async () => {

@@ -7,7 +7,7 @@ import Row from 'antd/es/row';
 import { errorMessageKey, readApiError } from '@qc/api-client';
 import type { CurrentUser, ProfileUpdate } from '@qc/contracts';
 import { notify } from '@qc/ui-state';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useUpdateProfile } from './profile.queries';
@@ -77,7 +77,8 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
   const { t } = useTranslation('host');
   const [form] = Form.useForm<ProfileValues>();
   const update = useUpdateProfile();
-  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
+  // The session's user holds it (GET /api/users/me/): it is still shown after a reload.
+  const pendingEmail = user.pending_email;
   const external = user.is_external;
 
   // The user changed elsewhere (re-read, MFA…): follow it unless the form is being edited.
@@ -93,7 +94,6 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
     }
     try {
       const res = await update.mutateAsync(changes);
-      setPendingEmail(res.pending_email);
       form.resetFields();
       form.setFieldsValue(valuesOf(res));
       notify({ type: 'success', title: t('profile.info.success') });

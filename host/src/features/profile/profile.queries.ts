@@ -7,7 +7,6 @@ import {
   readApiError,
   regenerateBackupCodes,
   setupMfa,
-  toCurrentUser,
   updateProfile,
 } from '@qc/api-client';
 import { useSession } from '@qc/auth';
@@ -58,7 +57,7 @@ function useMarkMfa() {
 /** PATCH /api/users/me/: answers the user and the e-mail awaiting confirmation (`pending_email`). */
 export function useUpdateProfile() {
   const apply = useApplyUser();
-  return useMutation({ mutationFn: updateProfile, onSuccess: (res: ProfileResponse) => apply(toCurrentUser(res)) });
+  return useMutation({ mutationFn: updateProfile, onSuccess: (res: ProfileResponse) => apply(res) });
 }
 
 /** POST /api/users/me/email/confirm/ */
@@ -66,7 +65,7 @@ export function useConfirmEmail() {
   const apply = useApplyUser();
   return useMutation({
     mutationFn: confirmEmailChange,
-    onSuccess: (res: ProfileResponse) => apply(toCurrentUser(res)),
+    onSuccess: (res: ProfileResponse) => apply(res),
   });
 }
 

@@ -47,6 +47,7 @@ const SESSION_USER: CurrentUser = {
   is_external: false,
   mfa_enabled: false,
   date_joined: '2026-01-01T00:00:00Z',
+  pending_email: null,
 };
 
 beforeEach(() => {

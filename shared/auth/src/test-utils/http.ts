@@ -51,4 +51,5 @@ export const USER = {
   is_external: false,
   mfa_enabled: false,
   date_joined: '2026-01-01T00:00:00Z',
+  pending_email: null,
 };
