@@ -1,6 +1,5 @@
 import type {
   BackupCodesResponse,
-  CurrentUser,
   MfaSetupResponse,
   PasswordChangeRequest,
   Preferences,
