@@ -8,6 +8,11 @@ interface Fixtures {
   /** Uncaught page errors matching one of these are tolerated (default: none are). */
   allowPageErrors: RegExp[];
   stack: Stack;
+  /**
+   * The mail global-setup seeded: asking for it fails the test, loudly, when seeding failed (the
+   * run goes on: specs that need no seeded mail still run).
+   */
+  seeded: NonNullable<Stack['counts']>;
   /** Uncaught errors raised in the page so far; the test fails at the end if any is not allowed. */
   pageErrors: string[];
 }
@@ -15,6 +20,11 @@ interface Fixtures {
 export const test = base.extend<Fixtures>({
   baseURL: async ({}, provide) => provide(stack().baseURL),
   stack: async ({}, provide) => provide(stack()),
+  seeded: async ({ stack }, provide) => {
+    expect(stack.seedError, 'seeding quarantined mail (global setup)').toBeUndefined();
+    expect(stack.counts, 'seeded counts (global setup)').not.toBeNull();
+    await provide(stack.counts!);
+  },
   allowPageErrors: [[], { option: true }],
   pageErrors: [
     async ({ page, allowPageErrors }, provide, testInfo) => {
