@@ -1,4 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { InsertQueryNode, ValuesNode, type KyselyPlugin } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -195,6 +196,25 @@ export async function partialLogin(t: TestApp, email: string, password = PASSWOR
   const body = res.json();
   if (res.statusCode !== 200 || body.requires_2fa !== true) throw new Error(`no challenge: ${res.body}`);
   return body.partial_token;
+}
+
+/**
+ * Every INSERT sent through `db.withPlugin(plugin)` (transactions opened from it included): its
+ * table and its number of rows, in order. How many statements a write took, without timing it.
+ */
+export function insertCounter(): { plugin: KyselyPlugin; inserts: [table: string | undefined, rows: number][] } {
+  const inserts: [string | undefined, number][] = [];
+  const plugin: KyselyPlugin = {
+    transformQuery({ node }) {
+      if (InsertQueryNode.is(node)) {
+        const rows = node.values && ValuesNode.is(node.values) ? node.values.values.length : 0;
+        inserts.push([node.into?.table.identifier.name, rows]);
+      }
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  return { plugin, inserts };
 }
 
 /** A loopback port nobody listens on right now (for a server expected to be unreachable, or started later). */

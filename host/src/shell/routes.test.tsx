@@ -56,9 +56,15 @@ describe('route guards (spec §2, DESIGN §3)', () => {
     ]);
   });
 
-  it('lets the role through: domain_admin on /users/42, admin on /rspamd/apanel-filters/edit/3', async () => {
-    visit('/users/42', 'domain_admin');
-    expect(await screen.findByText('page users')).toBeInTheDocument();
+  it.each([
+    ['/users/42', 'domain_admin', 'page users'],
+    ['/users/42', 'admin', 'page users'], // admin passes every guard
+    ['/rspamd/apanel-filters/edit/3', 'admin', 'page apanel_filters'],
+  ] as const)('lets the role through: %s as %s', async (path, role, page) => {
+    const router = visit(path, role);
+    expect(await screen.findByText(page)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(path);
+    expect(useNotices.getState().notices).toEqual([]);
   });
 
   it('picks the most specific rspamd route', async () => {

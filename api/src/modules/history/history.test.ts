@@ -102,6 +102,20 @@ test("an admin whose account has a domain: their actions are not that domain's (
   }
 });
 
+test('?user= narrows the caller’s scope, never widens it: another domain’s user gives an empty list', async () => {
+  const carlId = (await history('root@admin.example', '?user=carl%40b.example')).results[0]!.user.id!;
+  for (const caller of ['boss@a.example', 'ann@a.example']) {
+    for (const query of ['?user=carl%40b.example', `?user=${carlId}`]) {
+      expect([caller, query, (await history(caller, query)).results]).toEqual([caller, query, []]);
+    }
+  }
+  // Within the scope the filter still applies (so the empty lists above are the scope's doing).
+  expect((await history('boss@a.example', '?user=ann%40a.example')).results.map((r) => r.user.email)).toEqual([
+    'ann@a.example',
+    'ann@a.example',
+  ]);
+});
+
 test('filters: action, user (e-mail or id), dates; keyset pages', async () => {
   expect((await history('root@admin.example', '?action=delete')).results).toHaveLength(2);
   expect((await history('root@admin.example', '?user=CARL%40b.example')).results).toHaveLength(2);

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
-import { bearer, createTestApp, type TestApp } from '../../test/helpers';
-import { InsertQueryNode, ValuesNode, type KyselyPlugin } from 'kysely';
+import { bearer, createTestApp, insertCounter, type TestApp } from '../../test/helpers';
 import {
   globalCounters,
   ingest,
@@ -482,20 +481,9 @@ describe('hostile input', () => {
   });
 
   test('10 000 recipients: written 500 rows per statement, one statement for the message', async () => {
-    // Every INSERT the repository sends, with its row count (a plugin sees each query node).
-    const inserts: [table: string | undefined, rows: number][] = [];
-    const counting: KyselyPlugin = {
-      transformQuery({ node }) {
-        if (InsertQueryNode.is(node)) {
-          const rows = node.values && ValuesNode.is(node.values) ? node.values.values.length : 0;
-          inserts.push([node.into?.table.identifier.name, rows]);
-        }
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    };
+    const { plugin, inserts } = insertCounter();
     const recipients = Array.from({ length: 10_000 }, (_, i) => `batch${i}@d${i % 50}.example`);
-    const [outcome] = await insertQuarantinedMessages(t.db.withPlugin(counting), [
+    const [outcome] = await insertQuarantinedMessages(t.db.withPlugin(plugin), [
       {
         receivedAt: Date.now(),
         sender: 'x@spam.example',

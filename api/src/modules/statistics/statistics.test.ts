@@ -1,6 +1,6 @@
 import { RISK_THRESHOLDS, riskLevel, STATISTICS_PERIODS } from '@qc/contracts';
 import { runCli } from '../../cli/run-cli';
-import { bearer, type TestApp } from '../../test/helpers';
+import { bearer, insertCounter, type TestApp } from '../../test/helpers';
 import { ingestOk, meta, mime, startQuarantineSuite, type QuarantineSuite } from '../../test/quarantine';
 import { insertQuarantinedMessage, transitionRecipient } from '../quarantine/quarantine.repository';
 import { DAY_MS, rebuildStatistics, utcDay } from './statistics.repository';
@@ -245,7 +245,8 @@ test('a status leaving released/deleted is taken back from the day it was counte
 test('a message to many recipients: rollup rows upserted in batches, equal to a rebuild', async () => {
   const at = TODAY - 100 * DAY_MS + 3600_000; // outside every other test's range
   const recipients = Array.from({ length: 1203 }, (_, i) => `Many${i}@M${i % 3}.Example`);
-  const id = await insertQuarantinedMessage(t.db, {
+  const { plugin, inserts } = insertCounter();
+  const id = await insertQuarantinedMessage(t.db.withPlugin(plugin), {
     receivedAt: at,
     sender: 's@x.example',
     subject: null,
@@ -254,6 +255,8 @@ test('a message to many recipients: rollup rows upserted in batches, equal to a 
     size: 1,
     recipients,
   });
+  // 1,203 recipient rows, 3 domains and the global row: upserts of at most 500 rows.
+  expect(inserts.filter(([table]) => table === 'quarantine_daily').map(([, rows]) => rows)).toEqual([500, 500, 207]);
   const rows = await daily();
   const day = rows.filter((r) => Number(r.day) === utcDay(at));
   expect(day.filter((r) => r.scope === 'recipient')).toHaveLength(1203);
