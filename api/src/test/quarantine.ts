@@ -128,6 +128,8 @@ export interface Sink {
   refused: SinkMessage[];
   mode: SinkMode;
   rejectRecipients: Set<string>;
+  /** Recipients answered 451 at RCPT (a temporary refusal: greylisting, a full queue). */
+  deferRecipients: Set<string>;
   /** Delay before answering the data (ms): makes concurrent releases overlap. */
   delayMs: number;
   close(): Promise<void>;
@@ -140,6 +142,7 @@ export async function startSink(): Promise<Sink> {
     refused: [],
     mode: 'accept',
     rejectRecipients: new Set(),
+    deferRecipients: new Set(),
     delayMs: 0,
   };
   const smtpError = (message: string, code: number) => Object.assign(new Error(message), { responseCode: code });
@@ -152,6 +155,7 @@ export async function startSink(): Promise<Sink> {
       if (sink.mode === 'reject-rcpt' || sink.rejectRecipients.has(address.address)) {
         return callback(smtpError('5.1.1 No such user here', 550));
       }
+      if (sink.deferRecipients.has(address.address)) return callback(smtpError('4.3.0 Try again later', 451));
       callback();
     },
     onData(stream, session, callback) {

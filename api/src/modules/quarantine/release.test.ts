@@ -35,6 +35,7 @@ afterAll(() => suite.close());
 beforeEach(() => {
   sink.mode = 'accept';
   sink.rejectRecipients.clear();
+  sink.deferRecipients.clear();
   sink.delayMs = 0;
 });
 
@@ -289,6 +290,28 @@ describe('release through a real SMTP relay', () => {
       accepted: [],
       rejected: ['bob@a.example'],
     });
+    await expectCountersConsistent();
+  });
+
+  test('a temporary refusal (451 at RCPT): that recipient stays release_failed, still releasable; a later release delivers', async () => {
+    const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example', 'bob@a.example'] }), mime({ subject: 'Deferred' }));
+    const copies = () => sink.messages.filter((m) => m.raw.includes(Buffer.from('Deferred'))).map((m) => m.to);
+    sink.deferRecipients.add('bob@a.example');
+    const res = await release('boss@a.example', id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: 'partially_released',
+      delivery: { accepted: ['ann@a.example'], rejected: ['bob@a.example'] },
+    });
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'released', 'bob@a.example': 'release_failed' });
+    expect(copies()).toEqual([['ann@a.example']]);
+    // Not a resend question (nothing reached bob) and no confirmation needed: bob releases it later.
+    sink.deferRecipients.clear();
+    const later = await release('bob@a.example', id);
+    expect(later.statusCode).toBe(200);
+    expect(later.json()).toMatchObject({ status: 'released', delivery: { accepted: ['bob@a.example'], rejected: [] } });
+    expect(await statuses(id)).toEqual({ 'ann@a.example': 'released', 'bob@a.example': 'released' });
+    expect(copies()).toEqual([['ann@a.example'], ['bob@a.example']]); // each got one copy
     await expectCountersConsistent();
   });
 
