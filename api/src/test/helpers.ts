@@ -86,7 +86,7 @@ export interface TestApp {
   tmpDir: string;
   /** The QC_* variables this app was configured from (for the CLI or a second app on the same DB). */
   env: Record<string, string>;
-  /** Every e-mail the app sent (the test app's mailer records them instead of sending). */
+  /** Every e-mail the app sent (the test app's mailer records them instead of sending; empty with mailer: 'smtp'). */
   mails: MailMessage[];
   createUser(input: Partial<NewUserInput> & { email: string }): Promise<UserRow>;
   login(email: string, password?: string): Promise<{ access: string; refresh: string }>;
@@ -95,13 +95,20 @@ export interface TestApp {
 
 export const PASSWORD = 'correct horse battery';
 
-/** A real app (real database, migrated) driven with app.inject(). */
-export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * A real app (real database, migrated) driven with app.inject(). Its e-mails are recorded in
+ * `mails`, or with `mailer: 'smtp'` sent by the app's own mailer to QC_SMTP_URL (a real SMTP sink).
+ */
+export async function createTestApp(
+  overrides: Record<string, string> = {},
+  options: { mailer?: 'record' | 'smtp' } = {},
+): Promise<TestApp> {
   const testEnv = await createTestEnv(overrides);
   const config = loadConfig(testEnv.env, testEnv.tmpDir);
   const database = await openMigratedDatabase(config.database);
   const mails: MailMessage[] = [];
-  const app = await buildApp(config, { database, mailer: { send: async (m) => void mails.push(m) } });
+  const recorder = { send: async (m: MailMessage) => void mails.push(m) };
+  const app = await buildApp(config, { database, ...(options.mailer === 'smtp' ? {} : { mailer: recorder }) });
   await app.ready();
   const passwords = createPasswordHasher(config.argon2);
   return {

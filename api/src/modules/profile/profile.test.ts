@@ -1,11 +1,27 @@
 import { EXTERNAL_USER_MESSAGE, ProfileResponse } from '@qc/contracts';
-import { bearer, createTestApp, PASSWORD, type TestApp } from '../../test/helpers';
+import { simpleParser } from 'mailparser';
+import { bearer, createTestApp, freePort, PASSWORD, type TestApp } from '../../test/helpers';
+import { startSink, type Sink } from '../../test/quarantine';
 
+// The app's own mailer sends over SMTP to a real server (smtp-server): the confirmation link is
+// read from the message as the relay received it.
 let t: TestApp;
+let sink: Sink;
 beforeAll(async () => {
-  t = await createTestApp({ QC_PUBLIC_URL: 'https://console.example.org/' });
+  sink = await startSink();
+  t = await createTestApp(
+    { QC_PUBLIC_URL: 'https://console.example.org/', QC_SMTP_URL: sink.url, QC_MAIL_FROM: 'console@example.org' },
+    { mailer: 'smtp' },
+  );
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await sink.close();
+});
+beforeEach(() => {
+  sink.mode = 'accept';
+  sink.rejectRecipients.clear();
+});
 
 const patch = (access: string, payload: object, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'PATCH', url: '/api/users/me/', headers: { ...bearer(access), ...headers }, payload });
@@ -15,11 +31,15 @@ const changePassword = (access: string, payload: object) =>
   t.app.inject({ method: 'POST', url: '/api/users/me/password/', headers: bearer(access), payload });
 const me = (access: string) => t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(access) });
 
-/** The token of the last confirmation link mailed to `to`. */
-function lastLinkTo(to: string): URL {
-  const mail = [...t.mails].reverse().find((m) => m.to === to);
+const mailsTo = (to: string) => sink.messages.filter((m) => m.to.includes(to));
+
+/** The confirmation link of the last mail the relay took for `to` (decoded as a mail client would). */
+async function lastLinkTo(to: string): Promise<URL> {
+  const mail = mailsTo(to).at(-1);
   if (!mail) throw new Error(`no mail to ${to}`);
-  const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
+  const parsed = await simpleParser(mail.raw);
+  expect([mail.from, parsed.to && 'text' in parsed.to ? parsed.to.text : null]).toEqual(['console@example.org', to]);
+  const link = /https?:\/\/\S+/.exec(parsed.text ?? '')?.[0];
   return new URL(link!);
 }
 
@@ -87,7 +107,7 @@ describe('PATCH /api/users/me/', () => {
       errors: { username: EXTERNAL_USER_MESSAGE, email: EXTERNAL_USER_MESSAGE },
     });
     expect((await me(access)).json()).toMatchObject({ username: 'ext', email: 'ext@example.com', first_name: '' });
-    expect(t.mails.some((m) => m.to === 'new-ext@example.com')).toBe(false);
+    expect(mailsTo('new-ext@example.com')).toEqual([]);
     // Names work, and so does sending the unchanged username/e-mail with them (a whole form).
     const ok = await patch(access, {
       first_name: 'Ext',
@@ -120,7 +140,7 @@ describe('e-mail change', () => {
     });
     await expect(t.login('moved@example.com')).rejects.toThrow(/401/);
 
-    const link = lastLinkTo('moved@example.com');
+    const link = await lastLinkTo('moved@example.com');
     // Built from QC_PUBLIC_URL, never from the Host header.
     expect(link.origin).toBe('https://console.example.org');
     expect(link.pathname).toBe('/profile/confirm-email');
@@ -150,7 +170,7 @@ describe('e-mail change', () => {
     await t.createUser({ email: 'late@example.com' });
     const { access } = await t.login('late@example.com');
     await patch(access, { email: 'late-new@example.com' });
-    const token = lastLinkTo('late-new@example.com').searchParams.get('token')!;
+    const token = (await lastLinkTo('late-new@example.com')).searchParams.get('token')!;
     await t.db
       .updateTable('email_changes')
       .set({ expires_at: Date.now() - 1 })
@@ -174,14 +194,14 @@ describe('e-mail change', () => {
     const asker = await t.login('asker@example.com');
     const thief = await t.login('thief@example.com');
     await patch(asker.access, { email: 'first-choice@example.com' });
-    const first = lastLinkTo('first-choice@example.com').searchParams.get('token')!;
+    const first = (await lastLinkTo('first-choice@example.com')).searchParams.get('token')!;
     expect((await confirm(thief.access, first)).statusCode).toBe(400);
     expect((await me(thief.access)).json().email).toBe('thief@example.com');
 
     const res = await patch(asker.access, { email: 'second-choice@example.com' });
     expect(res.json().pending_email).toBe('second-choice@example.com');
     expect((await confirm(asker.access, first)).json().code).toBe('email_change_invalid');
-    const second = lastLinkTo('second-choice@example.com').searchParams.get('token')!;
+    const second = (await lastLinkTo('second-choice@example.com')).searchParams.get('token')!;
     expect((await confirm(asker.access, second)).json().email).toBe('second-choice@example.com');
   });
 
@@ -194,7 +214,7 @@ describe('e-mail change', () => {
     expect(taken.json()).toMatchObject({ code: 'email_taken', errors: { email: expect.any(String) } });
 
     await patch(wanter.access, { email: 'contested@example.com' });
-    const token = lastLinkTo('contested@example.com').searchParams.get('token')!;
+    const token = (await lastLinkTo('contested@example.com')).searchParams.get('token')!;
     await t.createUser({ email: 'contested@example.com' }); // someone got it meanwhile
     const res = await confirm(wanter.access, token);
     expect(res.statusCode).toBe(409);
@@ -202,31 +222,43 @@ describe('e-mail change', () => {
     expect((await me(wanter.access)).json().email).toBe('wanter@example.com');
   });
 
-  test('the relay refuses the mail: 502 email_send_failed, nothing pending, other changes not applied', async () => {
-    await t.createUser({ email: 'norelay@example.com' });
-    const { access } = await t.login('norelay@example.com');
-    // The test mailer records by push: make it fail like a relay that is down.
-    const push = t.mails.push;
-    t.mails.push = () => {
-      throw new Error('connect ECONNREFUSED');
-    };
+  test('the relay refuses the mail (550 at RCPT): 502 email_send_failed, nothing pending, other changes not applied', async () => {
+    await t.createUser({ email: 'refused@example.com' });
+    const { access } = await t.login('refused@example.com');
+    sink.rejectRecipients.add('nobody-here@example.com');
+    const res = await patch(access, { email: 'nobody-here@example.com', first_name: 'Nope' });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().code).toBe('email_send_failed');
+    expect(mailsTo('nobody-here@example.com')).toEqual([]);
+    expect((await patch(access, {})).json()).toMatchObject({ pending_email: null, first_name: '' });
+  });
+
+  test('the relay is down (nothing listens on its port): 502 email_send_failed, nothing pending', async () => {
+    const down = await createTestApp(
+      { QC_PUBLIC_URL: 'https://console.example.org/', QC_SMTP_URL: `smtp://127.0.0.1:${await freePort()}` },
+      { mailer: 'smtp' },
+    );
     try {
-      const res = await patch(access, { email: 'unreachable@example.com', first_name: 'Nope' });
+      await down.createUser({ email: 'norelay@example.com' });
+      const { access } = await down.login('norelay@example.com');
+      const send = (payload: object) =>
+        down.app.inject({ method: 'PATCH', url: '/api/users/me/', headers: bearer(access), payload });
+      const res = await send({ email: 'unreachable@example.com', first_name: 'Nope' });
       expect(res.statusCode).toBe(502);
       expect(res.json().code).toBe('email_send_failed');
+      expect((await send({})).json()).toMatchObject({ pending_email: null, first_name: '' });
     } finally {
-      t.mails.push = push;
+      await down.close();
     }
-    expect((await patch(access, {})).json()).toMatchObject({ pending_email: null, first_name: '' });
   });
 
   test('the same e-mail as now is no change: nothing pending, nothing sent', async () => {
     await t.createUser({ email: 'same@example.com' });
     const { access } = await t.login('same@example.com');
-    const sent = t.mails.length;
+    const sent = sink.messages.length;
     const res = await patch(access, { email: 'SAME@example.com' });
     expect(res.json().pending_email).toBeNull();
-    expect(t.mails.length).toBe(sent);
+    expect(sink.messages.length).toBe(sent);
   });
 });
 
