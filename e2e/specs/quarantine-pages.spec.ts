@@ -15,8 +15,6 @@ import { createUser } from '../lib/users';
 // history change; what it leaves held (nothing, unless a test failed half-way) is deleted at the
 // end, so the admin's pending count is the seeded one again (session.spec.ts checks it).
 test.describe.configure({ mode: 'serial' });
-// The accessibility check injects axe as a script, which the console's CSP rightly refuses.
-test.use({ bypassCSP: true });
 
 interface Mail {
   n: number;
