@@ -9,8 +9,14 @@ failed=()
 stage() { # stage <name> <minutes> <command...>: a stage that hangs is stopped, and counted as failed
   local name=$1 minutes=$2; shift 2
   log "$name"
-  local t0=$SECONDS
-  if timeout -k 30 "${minutes}m" "$@"; then
+  local t0=$SECONDS status=0
+  # timeout runs the stage in a process group of its own, which Ctrl-C no longer reaches: pass it on.
+  timeout -k 30 "${minutes}m" "$@" &
+  local pid=$!
+  trap 'kill -TERM -- -'"$pid"' 2>/dev/null; exit 130' INT TERM
+  wait "$pid" || status=$?
+  trap - INT TERM
+  if [ "$status" = 0 ]; then
     echo "-- $name: ok ($((SECONDS - t0)) s)"
   else
     echo "-- $name: FAILED ($((SECONDS - t0)) s)"
@@ -38,7 +44,7 @@ if [[ " ${failed[*]-} " != *" postgresql "* ]]; then
   stage "api tests (PostgreSQL)" 20 env QC_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$QC_PG_PORT/postgres" \
     jest --ci --selectProjects api --json --outputFile="$RESULTS/jest-postgres.json"
 else
-  failed+=("api tests (PostgreSQL): not run, PostgreSQL did not start")
+  echo "-- api tests (PostgreSQL): not run, PostgreSQL did not start"
 fi
 stage build 20 bash scripts/build.sh
 stage e2e 30 env PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/e2e.json" \

@@ -270,17 +270,16 @@ describe('docker-compose.yml', () => {
     expect(obj(services.haraka).volumes).toContain('./mailstack/haraka/config:/haraka/config-src:ro');
     // The entrypoint adapts the loopback stack's config; run it on a copy and read what it wrote.
     const app = mkdtempSync(path.join(os.tmpdir(), 'qc-haraka-'));
+    const harakaEnv = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HARAKA_CONFIG_SRC: path.join(root, 'mailstack/haraka/config'),
+      HARAKA_APP_DIR: app,
+      HARAKA_DOMAINS: 'a.example, b.example',
+      HARAKA_NEXT_HOP: 'mx.internal:2525',
+      HARAKA_ME: 'mx.a.example',
+    };
     try {
-      execFileSync('sh', [path.join(root, 'docker/haraka/entrypoint.sh'), '--config-only'], {
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HARAKA_CONFIG_SRC: path.join(root, 'mailstack/haraka/config'),
-          HARAKA_APP_DIR: app,
-          HARAKA_DOMAINS: 'a.example, b.example',
-          HARAKA_NEXT_HOP: 'mx.internal:2525',
-          HARAKA_ME: 'mx.a.example',
-        },
-      });
+      execFileSync('sh', [path.join(root, 'docker/haraka/entrypoint.sh'), '--config-only'], { env: harakaEnv });
       const read = (file: string) => readFileSync(path.join(app, 'config', file), 'utf8');
       expect(read('smtp.ini')).toMatch(/^listen=\[::0\]:25$/m);
       expect(read('smtp.ini')).toMatch(/^user=node$/m);
@@ -290,6 +289,20 @@ describe('docker-compose.yml', () => {
       expect(read('host_list')).toBe('a.example\nb.example\n');
       expect(read('me')).toBe('mx.a.example\n');
       expect(read('plugins')).toBe(readFileSync(path.join(root, 'mailstack/haraka/config/plugins'), 'utf8'));
+      // A value that would break its ini line, or name nothing, stops the container with its reason.
+      for (const [key, value, reason] of [
+        ['HARAKA_NEXT_HOP', 'relay|x:25', /HARAKA_NEXT_HOP may hold only/],
+        ['HARAKA_NEXT_HOP', 'relay.example', /must be host:port/],
+        ['HARAKA_DOMAINS', ' , ', /names no domain/],
+        ['RSPAMD_HOST', 'a&b', /RSPAMD_HOST may hold only/],
+      ] as const) {
+        expect(() =>
+          execFileSync('sh', [path.join(root, 'docker/haraka/entrypoint.sh'), '--config-only'], {
+            env: { ...harakaEnv, [key]: value },
+            stdio: 'pipe',
+          }),
+        ).toThrow(reason);
+      }
     } finally {
       rmSync(app, { recursive: true, force: true });
     }

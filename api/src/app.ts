@@ -79,10 +79,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // A path that cannot be decoded (/mail/%E0%A4%A) reaches no route or hook: a browser is sent to
     // the console's not-found page, anything else gets the api's error shape.
     frameworkErrors: (error, request, reply: FastifyReply) => {
-      reply.header('cache-control', 'no-store');
-      if (wantsSpaShell(request.method, '/', request.headers.accept)) return reply.redirect('/not-found', 302);
+      const urlPath = request.url.split('?')[0]!;
+      if (wantsSpaShell(request.method, urlPath, request.headers.accept)) return reply.redirect('/not-found', 302);
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
-      return reply.code(status).send({ detail: 'The URL is not valid.', code: 'bad_request' });
+      return reply
+        .code(status)
+        .headers({
+          'content-security-policy': API_CSP,
+          'x-content-type-options': 'nosniff',
+          'cache-control': 'private, no-cache',
+        })
+        .send({ detail: 'The URL is not valid.', code: 'bad_request' });
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -115,8 +122,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (request.url.startsWith(DOCS_PREFIX)) return; // Swagger UI sets its own
     if (request.url.startsWith(API_PREFIX)) {
       // The api's answers need no remote origins: no look at the remotes file on their hot path.
-      // Tokens, mail and counts are nobody's to keep: no browser or proxy cache (RFC 6749 §5.1).
-      reply.header('content-security-policy', API_CSP).header('cache-control', 'no-store');
+      // Tokens, mail and counts: never from a shared cache, never reused unchecked. Not `no-store`
+      // (RFC 6749 §5.1): Debian's Chromium 156 closes the page when DevTools reads a no-store
+      // body, which breaks every browser test and trace that reads one (downloads keep theirs).
+      reply.header('content-security-policy', API_CSP).header('cache-control', 'private, no-cache');
       return;
     }
     reply.header('content-security-policy', consoleCsp(await remotes.origins()));
@@ -127,6 +136,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // `?status=a&status=b` would otherwise reach a schema as an array and be refused with a
   // type error that does not say what was wrong.
   app.addHook('preValidation', async (request) => {
+    // The console's pages and files take any query string (a deep link is the browser's to keep).
+    if (!request.url.startsWith(API_PREFIX)) return;
     const query = request.query as Record<string, unknown> | undefined;
     for (const key in query) {
       if (Array.isArray(query[key])) {

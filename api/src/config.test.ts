@@ -47,7 +47,7 @@ test('SQLite without QC_SECRET_KEY: a key file is generated once, mode 0600', ()
   expect(loadConfig({ QC_DATA_DIR: 'state' }, dir).secretKey).toBe(first.secretKey);
 });
 
-test('the key file appears whole or not at all: no draft is left beside it, and a short one is refused', () => {
+test('the key file is created alone (no draft left beside it), and an empty one is refused by name', () => {
   loadConfig({ QC_DATA_DIR: 'state' }, dir);
   expect(readdirSync(path.join(dir, 'state'))).toEqual(['secret.key']);
   // What the old code left after a full disk: an empty file, refused by name rather than used.

@@ -148,7 +148,7 @@ const EnvSchema = z.object({
   QC_ADMIN_PASSWORD: z
     .string()
     .min(LIMITS.passwordMin)
-    .refine((v) => !/change.?me/i.test(v), 'must not be a placeholder')
+    .refine((v) => !/^change.?me/i.test(v), 'must not be a placeholder')
     .optional(),
   QC_INGEST_TOKEN: secret(24).optional(),
   // Haraka's max.bytes (25 MiB) plus the form's overhead.
@@ -198,6 +198,17 @@ export function misspeltVariables(env: NodeJS.ProcessEnv): string[] {
     });
 }
 
+/** Writes and flushes to disk (0600): linked into place, it must hold its bytes after a crash. */
+function writeDurably(file: string, text: string, flag: string) {
+  const fd = fs.openSync(file, flag, 0o600);
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /**
  * Reads (or creates once, 0600) the key file beside the SQLite database. The key is written to a
  * file of its own, then linked into place: a full disk, a crash or a second process starting at the
@@ -206,12 +217,21 @@ export function misspeltVariables(env: NodeJS.ProcessEnv): string[] {
 function secretFromFile(dataDir: string): string {
   const file = path.join(dataDir, SECRET_KEY_FILE);
   if (!fs.existsSync(file)) {
+    const key = randomBytes(32).toString('base64url') + '\n';
     const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
     try {
-      fs.writeFileSync(draft, randomBytes(32).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
+      writeDurably(draft, key, 'wx');
       fs.linkSync(draft, file);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      // A file system without hard links: the exclusive write alone (a crash may then leave it empty).
+      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EXDEV') {
+        try {
+          writeDurably(file, key, 'wx');
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        }
+      } else if (code !== 'EEXIST') throw err;
     } finally {
       fs.rmSync(draft, { force: true });
     }

@@ -9,10 +9,26 @@ set -eu
 SRC="${HARAKA_CONFIG_SRC:-/haraka/config-src}"
 APP="${HARAKA_APP_DIR:-/haraka/app}"
 CFG="$APP/config"
-case "$HARAKA_NEXT_HOP" in
-*:*) ;;
-*) echo "HARAKA_NEXT_HOP must be host:port, got '$HARAKA_NEXT_HOP'" >&2; exit 2 ;;
+# Each value goes into an ini line: a host name, an address or a port, nothing else.
+plain() { # plain <name> <value>
+  case "$2" in
+  '' | *[!A-Za-z0-9.:_-]*) echo "$1 may hold only letters, digits and . : _ - (got '$2')" >&2; exit 2 ;;
+  esac
+}
+NEXT_HOST="${HARAKA_NEXT_HOP%:*}"
+NEXT_PORT="${HARAKA_NEXT_HOP##*:}"
+case "$NEXT_PORT" in
+'' | *[!0-9]*) echo "HARAKA_NEXT_HOP must be host:port (an IPv4 address or a name), got '$HARAKA_NEXT_HOP'" >&2; exit 2 ;;
 esac
+plain HARAKA_NEXT_HOP "$NEXT_HOST"
+plain RSPAMD_HOST "${RSPAMD_HOST:-rspamd}"
+plain HARAKA_PUBLIC_IP "${HARAKA_PUBLIC_IP:-127.0.0.1}"
+plain HARAKA_USER "${HARAKA_USER:-node}"
+DOMAINS=$(echo "$HARAKA_DOMAINS" | tr ', ' '\n\n' | sed '/^$/d')
+[ -n "$DOMAINS" ] || { echo "HARAKA_DOMAINS names no domain" >&2; exit 2; }
+for d in $DOMAINS; do plain HARAKA_DOMAINS "$d"; done
+ME="${HARAKA_ME:-$(hostname)}"
+plain HARAKA_ME "$ME"
 
 rm -rf "$CFG" && mkdir -p "$CFG" && cp -R "$SRC/." "$CFG/"
 set_key() { # set_key <file> <key> <value>: the key's line, whatever its spacing, gets the value
@@ -23,10 +39,12 @@ set_key smtp.ini listen '[::0]:25'
 set_key smtp.ini public_ip "${HARAKA_PUBLIC_IP:-127.0.0.1}"
 printf 'user=%s\ngroup=%s\n' "${HARAKA_USER:-node}" "${HARAKA_USER:-node}" >>"$CFG/smtp.ini"
 set_key rspamd.ini host "${RSPAMD_HOST:-rspamd}"
-set_key smtp_forward.ini host "${HARAKA_NEXT_HOP%:*}"
-set_key smtp_forward.ini port "${HARAKA_NEXT_HOP##*:}"
-echo "$HARAKA_DOMAINS" | tr ', ' '\n\n' | grep -v '^$' >"$CFG/host_list"
-echo "${HARAKA_ME:-$(hostname)}" >"$CFG/me"
+set_key smtp_forward.ini host "$NEXT_HOST"
+set_key smtp_forward.ini port "$NEXT_PORT"
+echo "$DOMAINS" >"$CFG/host_list"
+echo "$ME" >"$CFG/me"
 
 [ "${1:-}" = "--config-only" ] && exit 0
+# A queue written while Haraka still ran as root stays readable by the user it now drops to.
+chown -R "${HARAKA_USER:-node}:${HARAKA_USER:-node}" "$APP/queue"
 exec node /haraka/node_modules/Haraka/bin/haraka -c "$APP"

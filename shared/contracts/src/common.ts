@@ -16,25 +16,26 @@ export type Role = z.infer<typeof Role>;
 /** An empty query parameter (`?status=`, a cleared form field) counts as absent, for every parameter alike. */
 export const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 
+const DECIMAL = /^[+-]?(\d{1,15}(\.\d*)?|\.\d+)$/;
+/** Only for a value that is not a number at all; range and integer checks keep their own messages. */
+const NOT_DECIMAL = {
+  error: (issue: { input?: unknown }) => (typeof issue.input === 'number' ? undefined : 'Must be a decimal number.'),
+};
+
 /**
- * A number in a query string, written in plain decimal. z.coerce.number() also took '0x10' (16),
- * '1e3' and ' ' (0): values no form sends, read as something other than what was written.
+ * A query parameter read as a number when written in plain decimal; anything else stays a string,
+ * which the number schema refuses by name. z.coerce.number() also took '0x10' (16), '1e3' and ' '
+ * (0): values no form sends, read as something other than what was written.
  */
+const decimalToNumber = (v: unknown) => (typeof v === 'string' && DECIMAL.test(v) ? Number(v) : emptyAsUndefined(v));
+
 export const queryNumber = (integer: boolean) =>
-  integer
-    ? z
-        .string()
-        .regex(/^[+-]?\d{1,15}$/, 'Must be a whole number.')
-        .transform(Number)
-    : z
-        .string()
-        .regex(/^[+-]?(\d{1,15}(\.\d*)?|\.\d+)$/, 'Must be a decimal number.')
-        .transform(Number);
+  z.preprocess(decimalToNumber, integer ? z.number(NOT_DECIMAL).int() : z.number(NOT_DECIMAL));
 
 /** `page_size` of every keyset list. */
 export const PageSizeParam = z.preprocess(
-  emptyAsUndefined,
-  queryNumber(true).pipe(z.number().min(1).max(LIMITS.maxPageSize)).default(LIMITS.defaultPageSize),
+  decimalToNumber,
+  z.number(NOT_DECIMAL).int().min(1).max(LIMITS.maxPageSize).default(LIMITS.defaultPageSize),
 );
 
 /** `cursor` of every keyset list: the previous page's `next_cursor`. */

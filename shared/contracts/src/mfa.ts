@@ -25,7 +25,7 @@ export type BackupCodesResponse = z.infer<typeof BackupCodesResponse>;
 /** POST /api/users/me/mfa/disable/ and /api/users/me/mfa/backup-codes/: the account password again. */
 export const PasswordRequest = z
   .object({
-    password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
+    password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(LIMITS.passwordMax),
   })
   .strict();
 export type PasswordRequest = z.infer<typeof PasswordRequest>;

@@ -11,6 +11,8 @@ export type PageSize = z.infer<typeof PageSize>;
 /** GET/PUT /api/users/me/preferences/ (the server copy of localStorage `userPreferences`, in snake_case). */
 export const Preferences = z.object({ theme_mode: ThemeMode, default_page_size: PageSize });
 export type Preferences = z.infer<typeof Preferences>;
+/** PUT /api/users/me/preferences/: a field it does not take is refused by name, like every body. */
+export const PreferencesUpdate = Preferences.strict();
 
 /**
  * What GET and PUT answer: the preferences and when they were last saved (null: never, and the

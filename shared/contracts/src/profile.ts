@@ -49,11 +49,11 @@ export const PasswordChangeRequest = z
     current_password: z
       .string({ error: 'Current password is required' })
       .min(1, 'Current password is required')
-      .max(1024),
+      .max(LIMITS.passwordMax),
     new_password: z
       .string({ error: 'New password is required' })
       .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters long`)
-      .max(1024, 'Password must be at most 1024 characters long'),
+      .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters long`),
   })
   .strict();
 export type PasswordChangeRequest = z.infer<typeof PasswordChangeRequest>;

@@ -15,6 +15,8 @@ export function roleSatisfies(actual: RoleName | null | undefined, required: Rol
 /** Business limits of spec §9, used by the api and the forms alike. */
 export const LIMITS = {
   passwordMin: 8,
+  /** Longer passwords are refused before hashing (argon2 would take them all). */
+  passwordMax: 1024,
   totpLength: 6,
   feedbackMessageMin: 10,
   feedbackMaxFiles: 3,

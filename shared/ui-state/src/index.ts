@@ -19,6 +19,7 @@ export {
   readPreferences,
   PREFERENCES_KEY,
   DEFAULT_PREFERENCES,
+  type PreferenceField,
   type UserPreferences,
   type PreferencesState,
 } from './preferences.store';

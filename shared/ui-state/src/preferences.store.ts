@@ -4,14 +4,17 @@ import { useTheme, type ThemeMode } from './theme.store';
 /** Spec §3: local storage key `userPreferences`, JSON, merged over defaults, never sent to the server. */
 export const PREFERENCES_KEY = 'userPreferences';
 
+export type PreferenceField = 'themeMode' | 'defaultPageSize';
+
 export interface UserPreferences {
   themeMode: ThemeMode;
   defaultPageSize: number;
   /**
-   * Chosen in this browser and not yet copied to the account (a theme picked on /login, or a copy
-   * that failed): at the next sign-in this choice is sent up instead of the account's replacing it.
+   * The fields chosen in this browser and not yet copied to the account (a theme picked on /login,
+   * or a copy that failed): at the next sign-in they are sent up instead of the account's replacing
+   * them. Cleared at sign-out: the next person to sign in here did not choose them.
    */
-  unsynced?: boolean | undefined;
+  unsynced?: PreferenceField[] | undefined;
 }
 
 export const DEFAULT_PREFERENCES: Readonly<UserPreferences> = Object.freeze({

@@ -1,4 +1,4 @@
-import { ApiError, Preferences, StoredPreferences } from '@qc/contracts';
+import { ApiError, PreferencesUpdate, StoredPreferences } from '@qc/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
@@ -31,7 +31,7 @@ export const preferencesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
         tags: ['users'],
         summary: 'Save the signed-in user’s preferences (both fields)',
         security,
-        body: Preferences.strict(),
+        body: PreferencesUpdate,
         response: { 200: StoredPreferences, 400: ApiError, 401: ApiError },
       },
     },

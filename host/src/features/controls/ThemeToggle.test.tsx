@@ -19,7 +19,7 @@ describe('theme toggle (spec §4)', () => {
     expect(JSON.parse(localStorage.getItem('userPreferences')!)).toEqual({
       themeMode: 'dark',
       defaultPageSize: 50,
-      unsynced: true,
+      unsynced: ['themeMode'],
     });
     expect(reload).toHaveBeenCalledTimes(1);
   });
@@ -33,7 +33,7 @@ describe('theme toggle (spec §4)', () => {
     expect(JSON.parse(localStorage.getItem('userPreferences')!)).toEqual({
       themeMode: 'light',
       defaultPageSize: 20,
-      unsynced: true,
+      unsynced: ['themeMode'],
     });
     expect(reload).toHaveBeenCalled();
   });
@@ -50,7 +50,7 @@ describe('theme toggle in the signed-in shell', () => {
     renderWithTheme(<ThemeToggle onReload={() => order.push('reload')} onSaved={onSaved} />);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Activer le thème sombre' }));
     await waitFor(() =>
-      expect(order).toEqual(['saved {"themeMode":"dark","defaultPageSize":50,"unsynced":true}', 'reload']),
+      expect(order).toEqual(['saved {"themeMode":"dark","defaultPageSize":50,"unsynced":["themeMode"]}', 'reload']),
     );
   });
 });

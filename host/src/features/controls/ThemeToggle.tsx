@@ -2,6 +2,7 @@ import { MoonOutlined, SunOutlined } from '@ant-design/icons';
 import Button from 'antd/es/button';
 import { nextThemeMode, usePreferences, useTheme, type UserPreferences } from '@qc/ui-state';
 import { useState } from 'react';
+import { withUnsynced } from '../settings/preferences-sync';
 import { useTranslation } from 'react-i18next';
 
 /** Reloads the page after saving; injectable for tests. */
@@ -32,7 +33,8 @@ export function ThemeToggle({ onReload = reloadPage, onSaved }: ThemeToggleProps
       icon={next === 'dark' ? <MoonOutlined aria-hidden /> : <SunOutlined aria-hidden />}
       onClick={async () => {
         // Unsynced until the account has it: signed out, at the next sign-in; signed in, once onSaved succeeds.
-        const saved = usePreferences.getState().save({ themeMode: next, unsynced: true });
+        const current = usePreferences.getState().preferences;
+        const saved = usePreferences.getState().save(withUnsynced({ ...current, themeMode: next }, ['themeMode']));
         if (onSaved) {
           setBusy(true);
           await onSaved(saved).catch(() => undefined);

@@ -80,7 +80,7 @@ describe('/profile: personal information (spec §5, §6)', () => {
     await waitFor(() => expect(infoSection().getByLabelText('Adresse e-mail')).toHaveValue('jane@example.com'));
   });
 
-  it('an e-mail change still awaiting its link is shown after a reload (GET /api/users/me/ carries it)', async () => {
+  it('an e-mail change awaiting its link shows from the session’s user, as GET /api/users/me/ gives it at start-up', async () => {
     signIn({ ...USER, pending_email: 'new@example.com' });
     mockApi(() => jsonResponse(200, { ...USER, pending_email: 'new@example.com' }));
     renderPage(<ProfilePage />);

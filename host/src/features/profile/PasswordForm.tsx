@@ -9,7 +9,6 @@ import { PasswordInput } from '../login/PasswordInput';
 import { useChangePassword } from './profile.queries';
 
 /** The API's maximum (PasswordChangeRequest in @qc/contracts; kept here: no zod in the page). */
-export const PASSWORD_MAX = 1024;
 
 interface PasswordValues {
   current_password: string;
@@ -39,12 +38,12 @@ export function PasswordForm() {
         fields.push({ name: 'current_password', errors: [t('profile.password.wrong_current')] });
       if (errors.new_password) {
         // The API's rule is the form's own (8 to 1024 characters): its English words are not shown.
-        const long = new_password.length > PASSWORD_MAX;
+        const long = new_password.length > LIMITS.passwordMax;
         fields.push({
           name: 'new_password',
           errors: [
             long
-              ? t('profile.password.too_long', { max: PASSWORD_MAX })
+              ? t('profile.password.too_long', { max: LIMITS.passwordMax })
               : t('profile.password.too_short', { min: LIMITS.passwordMin }),
           ],
         });
@@ -81,7 +80,7 @@ export function PasswordForm() {
         rules={[
           { required: true, message: t('profile.password.new_required') },
           { min: LIMITS.passwordMin, message: t('profile.password.too_short', { min: LIMITS.passwordMin }) },
-          { max: PASSWORD_MAX, message: t('profile.password.too_long', { max: PASSWORD_MAX }) },
+          { max: LIMITS.passwordMax, message: t('profile.password.too_long', { max: LIMITS.passwordMax }) },
         ]}
       >
         <PasswordInput autoComplete="new-password" data-testid="password-new" />

@@ -72,7 +72,7 @@ describe('/settings: preferences (spec §3, §8)', () => {
 
   it('a choice the account has not had yet (a theme picked on /login) wins over its older copy, and is sent up', async () => {
     signIn();
-    usePreferences.getState().save({ themeMode: 'dark', unsynced: true });
+    usePreferences.getState().save({ themeMode: 'dark', unsynced: ['themeMode'] });
     const saved = { theme_mode: 'light', default_page_size: 100, updated_at: '2026-11-20T09:00:00.000Z' };
     const { calls } = mockApi((c) =>
       c.method === 'PUT'
@@ -86,9 +86,10 @@ describe('/settings: preferences (spec §3, §8)', () => {
     }
     renderPage(<SignedInSettings />);
     await waitFor(() =>
-      expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ theme_mode: 'dark', default_page_size: 50 }),
+      expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ theme_mode: 'dark', default_page_size: 100 }),
     );
-    await waitFor(() => expect(stored()).toEqual({ themeMode: 'dark', defaultPageSize: 50 }));
+    // Only the theme was chosen here: the account's page size stays.
+    await waitFor(() => expect(stored()).toEqual({ themeMode: 'dark', defaultPageSize: 100 }));
     expect(useTheme.getState().mode).toBe('dark');
     expect(radio(/Sombre/)).toBeChecked();
   });
@@ -106,7 +107,7 @@ describe('/settings: preferences (spec §3, §8)', () => {
     await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
     await waitFor(() => expect(noticeTitles()).toEqual(['warning:Erreur de synchronisation avec le serveur']));
     // Kept as unsynced: the next sign-in sends it up rather than taking the account's older copy.
-    expect(stored()).toEqual({ themeMode: 'dark', defaultPageSize: 50, unsynced: true });
+    expect(stored()).toEqual({ themeMode: 'dark', defaultPageSize: 50, unsynced: ['themeMode', 'defaultPageSize'] });
     expect(useTheme.getState().mode).toBe('dark');
   });
 

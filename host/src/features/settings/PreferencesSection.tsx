@@ -9,7 +9,14 @@ import { notify, PREFERENCES_KEY, usePreferences, type ThemeMode, type UserPrefe
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router-dom';
-import { applyServerPreferences, PAGE_SIZES, THEME_MODES, toPageSize, toServerPreferences } from './preferences-sync';
+import {
+  applyServerPreferences,
+  PAGE_SIZES,
+  THEME_MODES,
+  toPageSize,
+  toServerPreferences,
+  withUnsynced,
+} from './preferences-sync';
 import { useSavePreferences, useServerPreferences } from './settings.queries';
 
 interface PreferencesValues {
@@ -121,7 +128,10 @@ export function PreferencesSection() {
 
   const onFinish = async (values: PreferencesValues) => {
     // Unsynced until the account has it (useSavePreferences marks it synced on success).
-    const saved = usePreferences.getState().save({ ...values, unsynced: true });
+    const current = usePreferences.getState().preferences;
+    const saved = usePreferences
+      .getState()
+      .save(withUnsynced({ ...current, ...values }, ['themeMode', 'defaultPageSize']));
     const keptLocally = storedLocally(saved);
     try {
       await save.mutateAsync(toServerPreferences(saved));

@@ -1,6 +1,6 @@
 import { savePreferences } from '@qc/api-client';
 import type { PageSize, Preferences, StoredPreferences } from '@qc/contracts';
-import { usePreferences, type ThemeMode, type UserPreferences } from '@qc/ui-state';
+import { usePreferences, type PreferenceField, type ThemeMode, type UserPreferences } from '@qc/ui-state';
 
 /** The page sizes the account copy accepts (spec §9 default 50; `page_size` ≤ 200). */
 export const PAGE_SIZES: readonly PageSize[] = [10, 20, 50, 100, 200];
@@ -31,14 +31,25 @@ export function mergeServerPreferences(local: UserPreferences, server: StoredPre
   return server.updated_at === null ? local : { ...local, ...fromServerPreferences(server) };
 }
 
+/** The account copy merged over the local one, but for the fields chosen here that it has not had yet. */
+function withUnsyncedKept(local: UserPreferences, server: StoredPreferences): UserPreferences {
+  const merged = mergeServerPreferences(local, server);
+  const kept = Object.fromEntries((local.unsynced ?? []).map((field) => [field, local[field]]));
+  return { ...merged, ...kept };
+}
+
+/** `p` with `fields` marked as chosen here and not yet copied to the account. */
+export function withUnsynced(p: UserPreferences, fields: PreferenceField[]): UserPreferences {
+  return { ...p, unsynced: [...new Set([...(p.unsynced ?? []), ...fields])] };
+}
+
 /**
  * Merges the account copy into the local preferences (the store, hence localStorage and the theme).
  * A local choice the account has not had yet is kept: it is newer (see syncPreferences).
  */
 export function applyServerPreferences(server: StoredPreferences): UserPreferences {
   const current = usePreferences.getState().preferences;
-  if (current.unsynced) return current;
-  const merged = mergeServerPreferences(current, server);
+  const merged = withUnsyncedKept(current, server);
   if (merged.themeMode !== current.themeMode || merged.defaultPageSize !== current.defaultPageSize) {
     usePreferences.getState().save(merged);
   }
@@ -60,16 +71,17 @@ export function markSynced(p: UserPreferences) {
   }
 }
 
+/** Signed out: the choices not sent up were this user's, not the next one's to inherit. */
+export function forgetUnsynced() {
+  if (usePreferences.getState().preferences.unsynced) usePreferences.getState().save({ unsynced: undefined });
+}
+
 /**
- * After sign-in: a choice made in this browser that the account has not had yet (a theme picked on
- * /login) is sent up and wins; otherwise the account copy is merged in. Resolves with the account's
- * copy as it now stands.
+ * After sign-in: the account copy is merged in, except the fields chosen in this browser that it
+ * has not had yet (a theme picked on /login), which win and are sent up with the rest of the
+ * account's values. Resolves with the account's copy as it now stands.
  */
 export async function syncPreferences(server: StoredPreferences): Promise<StoredPreferences> {
-  const local = usePreferences.getState().preferences;
-  if (!local.unsynced) {
-    applyServerPreferences(server);
-    return server;
-  }
-  return pushPreferences(local);
+  const merged = applyServerPreferences(server);
+  return merged.unsynced?.length ? pushPreferences(merged) : server;
 }
