@@ -187,6 +187,8 @@ export async function startSink(): Promise<Sink> {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
+  // A client hanging up mid-session is an 'error' event of the sink: unhandled, it would fail the file.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as { port: number };
   return Object.assign(sink, {
