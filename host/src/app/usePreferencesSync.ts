@@ -1,7 +1,6 @@
 import { useSession } from '@qc/auth';
-import { usePreferences } from '@qc/ui-state';
+import { forgetUnsynced, usePreferences } from '@qc/ui-state';
 import { useEffect, useRef } from 'react';
-import { forgetUnsynced } from '../features/settings/preferences-sync';
 
 /** Spec §4: preferences reload when the authentication state or the user id changes. */
 export function usePreferencesSync() {

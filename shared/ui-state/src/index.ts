@@ -15,6 +15,8 @@ export {
 } from './theme.store';
 export {
   usePreferences,
+  withUnsynced,
+  forgetUnsynced,
   mergePreferences,
   readPreferences,
   PREFERENCES_KEY,

@@ -50,6 +50,19 @@ export function readPreferences(): UserPreferences {
   }
 }
 
+/**
+ * `p` with `fields` marked as chosen in this browser and not yet copied to the account. Here, not
+ * beside the account sync: the theme toggle of /login needs it, without the api client.
+ */
+export function withUnsynced(p: UserPreferences, fields: PreferenceField[]): UserPreferences {
+  return { ...p, unsynced: [...new Set([...(p.unsynced ?? []), ...fields])] };
+}
+
+/** Signed out: the choices not sent up were this user's, not the next one's to inherit. */
+export function forgetUnsynced() {
+  if (usePreferences.getState().preferences.unsynced) usePreferences.getState().save({ unsynced: undefined });
+}
+
 export interface PreferencesState {
   preferences: UserPreferences;
   /** Re-read local storage (spec §4: when the authentication state or the user id changes). */

@@ -1,8 +1,7 @@
 import { MoonOutlined, SunOutlined } from '@ant-design/icons';
 import Button from 'antd/es/button';
-import { nextThemeMode, usePreferences, useTheme, type UserPreferences } from '@qc/ui-state';
+import { nextThemeMode, usePreferences, useTheme, withUnsynced, type UserPreferences } from '@qc/ui-state';
 import { useState } from 'react';
-import { withUnsynced } from '../settings/preferences-sync';
 import { useTranslation } from 'react-i18next';
 
 /** Reloads the page after saving; injectable for tests. */

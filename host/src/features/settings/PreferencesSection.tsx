@@ -5,18 +5,18 @@ import Form, { type FormInstance } from 'antd/es/form';
 import Modal from 'antd/es/modal';
 import Radio from 'antd/es/radio';
 import Typography from 'antd/es/typography';
-import { notify, PREFERENCES_KEY, usePreferences, type ThemeMode, type UserPreferences } from '@qc/ui-state';
+import {
+  notify,
+  PREFERENCES_KEY,
+  usePreferences,
+  withUnsynced,
+  type ThemeMode,
+  type UserPreferences,
+} from '@qc/ui-state';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router-dom';
-import {
-  applyServerPreferences,
-  PAGE_SIZES,
-  THEME_MODES,
-  toPageSize,
-  toServerPreferences,
-  withUnsynced,
-} from './preferences-sync';
+import { applyServerPreferences, PAGE_SIZES, THEME_MODES, toPageSize, toServerPreferences } from './preferences-sync';
 import { useSavePreferences, useServerPreferences } from './settings.queries';
 
 interface PreferencesValues {

@@ -1,6 +1,6 @@
 import { savePreferences } from '@qc/api-client';
 import type { PageSize, Preferences, StoredPreferences } from '@qc/contracts';
-import { usePreferences, type PreferenceField, type ThemeMode, type UserPreferences } from '@qc/ui-state';
+import { usePreferences, type ThemeMode, type UserPreferences } from '@qc/ui-state';
 
 /** The page sizes the account copy accepts (spec §9 default 50; `page_size` ≤ 200). */
 export const PAGE_SIZES: readonly PageSize[] = [10, 20, 50, 100, 200];
@@ -38,11 +38,6 @@ function withUnsyncedKept(local: UserPreferences, server: StoredPreferences): Us
   return { ...merged, ...kept };
 }
 
-/** `p` with `fields` marked as chosen here and not yet copied to the account. */
-export function withUnsynced(p: UserPreferences, fields: PreferenceField[]): UserPreferences {
-  return { ...p, unsynced: [...new Set([...(p.unsynced ?? []), ...fields])] };
-}
-
 /**
  * Merges the account copy into the local preferences (the store, hence localStorage and the theme).
  * A local choice the account has not had yet is kept: it is newer (see syncPreferences).
@@ -69,11 +64,6 @@ export function markSynced(p: UserPreferences) {
   if (current.unsynced && current.themeMode === p.themeMode && current.defaultPageSize === p.defaultPageSize) {
     usePreferences.getState().save({ unsynced: undefined });
   }
-}
-
-/** Signed out: the choices not sent up were this user's, not the next one's to inherit. */
-export function forgetUnsynced() {
-  if (usePreferences.getState().preferences.unsynced) usePreferences.getState().save({ unsynced: undefined });
 }
 
 /**
