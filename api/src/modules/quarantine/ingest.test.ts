@@ -14,6 +14,16 @@ import {
 import { retryStableBytes } from './ingest.service';
 import { DuplicateMessageError, insertQuarantinedMessages } from './quarantine.repository';
 
+/** The fields of a row for insertQuarantinedMessages that these tests do not vary. */
+const storedRow = () => ({
+  receivedAt: Date.now(),
+  sender: 'x@spam.example',
+  subject: 's',
+  score: 3,
+  action: 'reject',
+  size: 1,
+});
+
 let t: TestApp;
 let admin: string;
 
@@ -361,14 +371,7 @@ describe('group commit', () => {
 
   test('insertQuarantinedMessages: a duplicate is skipped alone, the others commit', async () => {
     const uuid = uniqueUuid();
-    const base = {
-      receivedAt: Date.now(),
-      sender: 'x@spam.example',
-      subject: 's',
-      score: 3,
-      action: 'reject',
-      size: 1,
-    };
+    const base = storedRow();
     const before = await recount(t);
     const outcomes = await insertQuarantinedMessages(t.db, [
       { ...base, uuid, recipients: ['ann@a.example'] },
@@ -483,17 +486,7 @@ describe('hostile input', () => {
   test('10 000 recipients: written 500 rows per statement, one statement for the message', async () => {
     const { plugin, inserts } = insertCounter();
     const recipients = Array.from({ length: 10_000 }, (_, i) => `batch${i}@d${i % 50}.example`);
-    const [outcome] = await insertQuarantinedMessages(t.db.withPlugin(plugin), [
-      {
-        receivedAt: Date.now(),
-        sender: 'x@spam.example',
-        subject: 's',
-        score: 3,
-        action: 'reject',
-        size: 1,
-        recipients,
-      },
-    ]);
+    const [outcome] = await insertQuarantinedMessages(t.db.withPlugin(plugin), [{ ...storedRow(), recipients }]);
     expect(outcome?.ok).toBe(true);
     expect(inserts.filter(([table]) => table === 'quarantine_messages')).toEqual([['quarantine_messages', 1]]);
     expect(inserts.filter(([table]) => table === 'quarantine_recipients')).toEqual(
