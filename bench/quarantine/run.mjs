@@ -55,6 +55,7 @@ async function main() {
   const { statisticsFor } = await api('modules/statistics/statistics.service.ts');
   const { rebuildStatistics } = await api('modules/statistics/statistics.repository.ts');
   const { historyPage } = await api('modules/history/history.service.ts');
+  const { fillHistoryAudience } = await api('db/migration-0012-history-audience.ts');
   const { QuarantineListQuery, HistoryListQuery } = await import(path.join(ROOT, 'shared/contracts/src/index.ts'));
   const { seedDatabase, rareTerm, COMMON_TERMS, DAY } = await import('./seed.mjs');
   const { startPostgres } = await import('./pg.mjs');
@@ -150,7 +151,17 @@ async function main() {
         { email: 'u0@d0.example', role: 'user', domain: 'd0.example', password: PASSWORD },
       );
       const t0 = performance.now();
-      Object.assign(result.load, await seedDatabase({ dialect, exec, n, now, historyActor: user.id }));
+      Object.assign(
+        result.load,
+        await seedDatabase({
+          dialect,
+          exec,
+          n,
+          now,
+          historyActor: user.id,
+          fillHistoryAudience: () => fillHistoryAudience(db),
+        }),
+      );
       let t = performance.now();
       await rebuildStatistics(db);
       result.load.stats_rebuild = Math.round(performance.now() - t);

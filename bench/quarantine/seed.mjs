@@ -59,8 +59,9 @@ function statusCase(roll, now) {
 /**
  * Seeds a migrated, empty database. `exec(text)` runs one SQL statement. Returns timings (ms).
  * `historyActor`: the user id some history rows belong to (the "user" history page).
+ * `fillHistoryAudience()`: the api's migration 0012 step that gives history rows their readers.
  */
-export async function seedDatabase({ dialect, exec, n, now, historyActor }) {
+export async function seedDatabase({ dialect, exec, n, now, historyActor, fillHistoryAudience }) {
   const t = {};
   const time = async (name, fn) => {
     const t0 = performance.now();
@@ -101,8 +102,8 @@ export async function seedDatabase({ dialect, exec, n, now, historyActor }) {
   );
   await exec('drop table bench_subjects');
   const hn = Math.max(1, Math.floor(n / 10));
-  await time('history', () =>
-    exec(`${base(dialect, hn, now)}
+  await time('history', async () => {
+    await exec(`${base(dialect, hn, now)}
       insert into history (id, created_at, actor_id, actor_email, actor_role, actor_domain, action, email_id,
         ip_address, result, code)
       select ${idOf(dialect, 'H')}, ra, case when i % 50 = 0 then '${historyActor}' else null end,
@@ -110,8 +111,9 @@ export async function seedDatabase({ dialect, exec, n, now, historyActor }) {
         'user', case when i % 50 = 0 then 'd0.example' else dom end,
         case i % 3 when 0 then 'download' when 1 then 'release' else 'delete' end,
         'M' || i, '192.0.2.' || (h % 250), 'success', null
-      from b`),
-  );
+      from b`);
+    await fillHistoryAudience();
+  });
   await time('text_index', async () => {
     if (pg) {
       const ops = 'public.gin_trgm_ops';

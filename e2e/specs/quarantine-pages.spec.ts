@@ -265,23 +265,20 @@ test('bulk release with a partial failure: released ones and failed ones (with t
 // History
 
 /** The rows shown: [user, action, e-mail (its subject), result], in the page’s order. */
-/**
- * The rows as "user | action | e-mail | result", read by column name. A plain user's table has no
- * User column (every row is theirs): `self` stands in for it.
- */
-async function historyRows(page: Page, self = '') {
+/** The rows as "user | action | e-mail | result", read by column name. */
+async function historyRows(page: Page) {
   const table = page.getByTestId('history-table');
   const headers = (await table.locator('thead th').allTextContents()).map((h) => h.trim());
   const at = (name: string) => headers.indexOf(name);
   const columns = { user: at('Utilisateur'), action: at('Action'), email: at('E-mail') };
   return table.getByTestId('history-row').evaluateAll(
-    (trs, [c, me]) =>
+    (trs, c) =>
       trs.map((tr) => {
         const cells = Array.from(tr.querySelectorAll('td')).map((td) => td.textContent?.trim() ?? '');
         const result = tr.querySelector('[data-testid="history-result"]')?.textContent?.trim() ?? '';
-        return [c.user < 0 ? me : cells[c.user], cells[c.action], cells[c.email], result].join(' | ');
+        return [cells[c.user], cells[c.action], cells[c.email], result].join(' | ');
       }),
-    [columns, self] as const,
+    columns,
   );
 }
 
@@ -330,9 +327,9 @@ test('History: the actions with their results and links, filtered by action, sco
   const history = page.getByTestId('history-page');
   await shownHistory(page, () => signInQuick(page, owner, '/history'));
   await expect(history.getByRole('heading', { name: 'Historique' })).toBeVisible();
-  // A plain user's rows are all theirs: no User column repeating their address.
-  await expect(history.getByRole('columnheader', { name: 'Utilisateur' })).toHaveCount(0);
-  expect((await historyRows(page, owner.email)).sort()).toEqual([...ownerLines].sort());
+  // Who acted is a column for every role: a user also reads what others did with their mail.
+  await expect(history.getByRole('columnheader', { name: 'Utilisateur' })).toBeVisible();
+  expect((await historyRows(page)).sort()).toEqual([...ownerLines].sort());
   // The failures say why, in words, under the result.
   const failures = page.getByTestId('history-row').filter({ hasText: 'Échec' });
   await expect(failures.filter({ hasText: m(4).subject }).getByTestId('history-reason')).toHaveText(
@@ -346,14 +343,10 @@ test('History: the actions with their results and links, filtered by action, sco
   let shown = await shownHistory(page, () => choose(page, 'Action', 'Libération'));
   await expect(page).toHaveURL(/\/history\?action=release$/);
   expect(shown.map((e) => e.action)).toEqual(Array(5).fill('release'));
-  expect((await historyRows(page, owner.email)).sort()).toEqual(
-    ownerLines.filter((l) => l.includes('| Libération |')).sort(),
-  );
+  expect((await historyRows(page)).sort()).toEqual(ownerLines.filter((l) => l.includes('| Libération |')).sort());
   shown = await shownHistory(page, () => choose(page, 'Action', 'Suppression'));
   await expect(page).toHaveURL(/\/history\?action=delete$/);
-  expect((await historyRows(page, owner.email)).sort()).toEqual(
-    ownerLines.filter((l) => l.includes('| Suppression |')).sort(),
-  );
+  expect((await historyRows(page)).sort()).toEqual(ownerLines.filter((l) => l.includes('| Suppression |')).sort());
   shown = await shownHistory(page, () => choose(page, 'Action', 'Téléchargement'));
   expect(shown).toEqual([]);
   shown = await shownHistory(page, () => page.getByTestId('history-filters-reset').click());

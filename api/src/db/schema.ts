@@ -136,6 +136,13 @@ export interface HistoryTable {
   ip_address: string | null;
 }
 
+/** Who reads a history row besides admins: 'u:<user id>' or 'd:<domain>' (migration 0012). */
+export interface HistoryAudienceTable {
+  audience: string;
+  created_at: number;
+  history_id: string;
+}
+
 /** Status lives per recipient (DESIGN §4); received_at is copied here for the keyset indexes. */
 export interface QuarantineRecipientsTable {
   message_id: string;
@@ -267,6 +274,7 @@ export interface Database {
   quarantine_raw: QuarantineRawTable;
   quarantine_deliveries: QuarantineDeliveriesTable;
   history: HistoryTable;
+  history_audience: HistoryAudienceTable;
   mfa_backup_codes: MfaBackupCodesTable;
   mfa_partial_tokens: MfaPartialTokensTable;
   email_changes: EmailChangesTable;

@@ -149,10 +149,11 @@ const en: typeof mail = {
   history: {
     title: 'History',
     description: 'Downloads, releases and deletions of quarantined e-mail.',
-    /** Whose actions each role reads: a user's counts (dashboard) also include others' actions on their mail. */
+    /** What each role reads (issue 5: scoped like the quarantine). */
     description_user:
-      'Your own downloads, releases and deletions. What an administrator did with your e-mail is not listed here: each e-mail’s status shows it.',
-    description_domain_admin: 'Downloads, releases and deletions made by the users of your domain.',
+      'Your downloads, releases and deletions, and those of administrators on your e-mail. An IP address is shown only for your own actions.',
+    description_domain_admin:
+      'Downloads, releases and deletions made by the users of your domain or on its e-mail. An IP address is shown only for your domain’s users.',
     reload: 'Reload',
     error_title: 'Error loading history',
     empty: 'No history entry matches these filters.',

@@ -149,11 +149,11 @@ const mail = {
   history: {
     title: 'Historique',
     description: 'Téléchargements, libérations et suppressions des e-mails en quarantaine.',
-    /** Whose actions each role reads: a user's counts (dashboard) also include others' actions on their mail. */
+    /** What each role reads (issue 5: scoped like the quarantine). */
     description_user:
-      'Vos propres téléchargements, libérations et suppressions. Ce qu’un administrateur a fait de vos e-mails n’y figure pas\u00a0: l’état de chaque e-mail le montre.',
+      'Vos téléchargements, libérations et suppressions, et ceux des administrateurs sur vos e-mails. Une adresse IP n’est affichée que pour vos propres actions.',
     description_domain_admin:
-      'Téléchargements, libérations et suppressions faits par les utilisateurs de votre domaine.',
+      'Téléchargements, libérations et suppressions faits par les utilisateurs de votre domaine ou sur ses e-mails. Une adresse IP n’est affichée que pour les utilisateurs de votre domaine.',
     reload: 'Actualiser',
     error_title: 'Erreur lors du chargement de l’historique',
     empty: 'Aucune entrée de l’historique ne correspond à ces filtres.',

@@ -1,22 +1,39 @@
-import { sql, SqliteAdapter, type Expression, type SqlBool } from 'kysely';
+import { sql, SqliteAdapter, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { DbExecutor } from '../../db/database';
 import type { HistoryTable } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
 export type HistoryRow = HistoryTable;
 
-/** Appends one audit row (in the caller's transaction when given one). Rows are never updated. */
-export async function insertHistory(db: DbExecutor, row: Omit<HistoryRow, 'id'>): Promise<string> {
+/** A history row's readers besides admins (migration 0012): a user, or everyone of a domain. */
+export const readerKey = {
+  user: (userId: string) => `u:${userId}`,
+  domain: (domain: string) => `d:${domain.toLowerCase()}`,
+};
+
+/**
+ * Appends one audit row and its readers (`readerKey`), together: in the caller's transaction when
+ * given one. Rows are never updated.
+ */
+export async function insertHistory(db: DbExecutor, row: Omit<HistoryRow, 'id'>, readers: string[]): Promise<string> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => insertHistory(trx, row, readers));
   const id = newId(row.created_at);
   await db
     .insertInto('history')
     .values({ id, ...row })
     .execute();
+  for (let i = 0; i < readers.length; i += 500) {
+    const chunk = readers.slice(i, i + 500);
+    await db
+      .insertInto('history_audience')
+      .values(chunk.map((audience) => ({ audience, created_at: row.created_at, history_id: id })))
+      .execute();
+  }
   return id;
 }
 
-/** Which rows a caller sees: their own, their domain's users', or all. */
-export type HistoryScope = { kind: 'all' } | { kind: 'domain'; domain: string } | { kind: 'actor'; userId: string };
+/** Which rows a caller sees: all (admins), or those of one reader key. */
+export type HistoryScope = { kind: 'all' } | { kind: 'reader'; key: string };
 
 export interface HistoryFilters {
   action?: HistoryRow['action'];
@@ -26,7 +43,7 @@ export interface HistoryFilters {
   dateTo?: number;
 }
 
-/** Newest first; keyset on (created_at, id), driven by the scope's (…, created_at DESC, id DESC) index. */
+/** Newest first; keyset on (created_at, id), driven by history_date (admins) or the audience's primary key. */
 export async function listHistory(
   db: DbExecutor,
   scope: HistoryScope,
@@ -46,26 +63,36 @@ export function listHistoryQuery(
   after: { createdAt: number; id: string } | null,
   limit: number,
 ) {
-  let query = db.selectFrom('history').selectAll();
-  if (scope.kind === 'domain') query = query.where('actor_domain', '=', scope.domain);
-  if (scope.kind === 'actor') query = query.where('actor_id', '=', scope.userId);
-  if (f.action) query = query.where('action', '=', f.action);
+  // A reader's rows are one range of the audience's primary key, joined to their history rows.
+  let query =
+    scope.kind === 'all'
+      ? db.selectFrom('history as h').selectAll('h')
+      : db
+          .selectFrom('history_audience as a')
+          .innerJoin('history as h', 'h.id', 'a.history_id')
+          .selectAll('h')
+          .where('a.audience', '=', scope.key);
+  // The keyset columns: the audience's copy drives its index.
+  const [date, id] = (scope.kind === 'all' ? ['h.created_at', 'h.id'] : ['a.created_at', 'a.history_id']).map(
+    (column) => sql.ref(column),
+  ) as [RawBuilder<number>, RawBuilder<string>];
+  if (f.action) query = query.where('h.action', '=', f.action);
   if (f.user) {
     const user = f.user;
     query = query.where((eb) =>
-      user.includes('@') ? eb('actor_email', '=', user.toLowerCase()) : eb('actor_id', '=', user),
+      user.includes('@') ? eb('h.actor_email', '=', user.toLowerCase()) : eb('h.actor_id', '=', user),
     );
   }
-  if (f.dateFrom !== undefined) query = query.where('created_at', '>=', f.dateFrom);
-  if (f.dateTo !== undefined) query = query.where('created_at', '<=', f.dateTo);
+  if (f.dateFrom !== undefined) query = query.where(date, '>=', f.dateFrom);
+  if (f.dateTo !== undefined) query = query.where(date, '<=', f.dateTo);
   if (after) {
     // PostgreSQL takes a row comparison as one index range; SQLite needs the redundant `<=` to seek
     // to the cursor (with the OR alone it walks from the newest row).
     const keyset: Expression<SqlBool> =
       db.getExecutor().adapter instanceof SqliteAdapter
-        ? sql<SqlBool>`created_at <= ${after.createdAt} and (created_at < ${after.createdAt} or (created_at = ${after.createdAt} and id < ${after.id}))`
-        : sql<SqlBool>`(created_at, id) < (${after.createdAt}, ${after.id})`;
+        ? sql<SqlBool>`${date} <= ${after.createdAt} and (${date} < ${after.createdAt} or (${date} = ${after.createdAt} and ${id} < ${after.id}))`
+        : sql<SqlBool>`(${date}, ${id}) < (${after.createdAt}, ${after.id})`;
     query = query.where(keyset);
   }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit);
+  return query.orderBy(date, 'desc').orderBy(id, 'desc').limit(limit);
 }

@@ -4,14 +4,36 @@ import { HttpError } from '../../lib/http-error';
 import type { AuthContext } from '../auth/auth.service';
 import { visibleSubjects } from '../quarantine/quarantine.repository';
 import { scopeFor } from '../quarantine/quarantine.service';
-import { listHistory, type HistoryScope } from './history.repository';
+import { listHistory, readerKey, type HistoryRow, type HistoryScope } from './history.repository';
 
-/** A user sees their own actions, a domain_admin those of their domain's users (themselves included), an admin all. */
+/**
+ * Issue 5: "scoped like the quarantine". A user reads their own actions and what was done with
+ * their mail; a domain_admin, the actions of their domain's users and those on their domain's mail;
+ * an admin, everything.
+ */
 export function historyScopeFor(auth: AuthContext): HistoryScope {
   const { user } = auth;
   if (user.role === 'admin') return { kind: 'all' };
-  if (user.role === 'domain_admin' && user.domain_name) return { kind: 'domain', domain: user.domain_name };
-  return { kind: 'actor', userId: user.user_id };
+  if (user.role === 'domain_admin') {
+    // Without a domain they read nothing, as in the quarantine: '' is no row's reader.
+    return { kind: 'reader', key: user.domain_name ? readerKey.domain(user.domain_name) : '' };
+  }
+  return { kind: 'reader', key: readerKey.user(user.user_id) };
+}
+
+/**
+ * The IP address an action came from is shown to those who would read it in an actor-scoped
+ * trail: admins, the actor, and the actor's domain_admin. A user reading an admin's release of
+ * their mail learns who and when, not where from.
+ */
+function showsIp(auth: AuthContext, row: HistoryRow): boolean {
+  const { user } = auth;
+  if (user.role === 'admin' || row.actor_id === user.user_id) return true;
+  return (
+    user.role === 'domain_admin' &&
+    !!user.domain_name &&
+    row.actor_domain?.toLowerCase() === user.domain_name.toLowerCase()
+  );
 }
 
 function encodeCursor(createdAt: number, id: string): string {
@@ -52,7 +74,7 @@ export async function historyPage(db: Db, auth: AuthContext, query: HistoryListQ
       action: r.action,
       email_id: r.email_id,
       email: subjects.has(r.email_id) ? { subject: subjects.get(r.email_id) ?? null } : null,
-      ip_address: r.ip_address,
+      ip_address: showsIp(auth, r) ? r.ip_address : null,
       result: r.result,
       code: r.code,
     })),

@@ -1,4 +1,5 @@
 import { bearer, createTestApp, type TestApp } from '../../test/helpers';
+import { fillHistoryAudience } from '../../db/migration-0012-history-audience';
 import { ingestOk, INGEST_TOKEN, meta, mime } from '../../test/quarantine';
 
 let t: TestApp;
@@ -62,9 +63,20 @@ test('admin sees every action, newest first, with the client IP from a trusted p
   expect(Date.parse(results[0]!.date)).toBeGreaterThan(Date.now() - 60_000);
 });
 
-test('a user sees their own actions; a domain_admin those of their domain’s users', async () => {
-  expect((await history('ann@a.example')).results.map((r) => r.user.email)).toEqual(['ann@a.example', 'ann@a.example']);
-  expect((await history('carl@b.example')).results.map((r) => r.action)).toEqual(['delete', 'download']);
+test('a user reads their actions and those on their mail; a domain_admin their users’ and their domain’s mail’s', async () => {
+  const rows = async (email: string) =>
+    (await history(email)).results.map((r) => [r.user.email, r.action, r.email_id, r.ip_address]);
+  // boss's download of ann's mail is ann's to read, but not where it came from.
+  expect(await rows('ann@a.example')).toEqual([
+    ['boss@a.example', 'download', ids[1], null],
+    ['ann@a.example', 'delete', ids[1], '198.51.100.1'],
+    ['ann@a.example', 'download', ids[0], '198.51.100.1'],
+  ]);
+  // carl shares mail one with ann, not her download of it: a user's action is about their own copy.
+  expect(await rows('carl@b.example')).toEqual([
+    ['carl@b.example', 'delete', ids[1], '198.51.100.2'],
+    ['carl@b.example', 'download', ids[0], '198.51.100.2'],
+  ]);
   // Each row names its mail by subject, only where the caller may see that mail: carl's attempt on
   // ann's mail is recorded, its subject is not carl's to read.
   expect((await history('carl@b.example')).results.map((r) => r.email)).toEqual([null, { subject: 'one' }]);
@@ -75,28 +87,44 @@ test('a user sees their own actions; a domain_admin those of their domain’s us
     'one',
     'one',
   ]);
-  expect((await history('boss@a.example')).results.map((r) => r.user.email)).toEqual([
-    'boss@a.example',
-    'ann@a.example',
-    'ann@a.example',
+  expect(await rows('boss@a.example')).toEqual([
+    ['boss@a.example', 'download', ids[1], '198.51.100.3'],
+    ['ann@a.example', 'delete', ids[1], '198.51.100.1'],
+    ['ann@a.example', 'download', ids[0], '198.51.100.1'],
   ]);
 });
 
-test("an admin whose account has a domain: their actions are not that domain's (they act on every domain)", async () => {
+test('the readers written with each row are those migration 0012 derives from the rows', async () => {
+  const readers = () =>
+    t.db.selectFrom('history_audience').selectAll().orderBy('history_id').orderBy('audience').execute();
+  const written = await readers();
+  expect(written.length).toBeGreaterThan(0);
+  await t.db.deleteFrom('history_audience').execute();
+  await fillHistoryAudience(t.db);
+  expect(await readers()).toEqual(written);
+});
+
+test("an admin's action is read by the mail's users and domain_admins, without its IP, and not by the admin's own domain", async () => {
   const other = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN });
   try {
     await other.createUser({ email: 'ops@a.example', role: 'admin', domain: 'a.example' });
     await other.createUser({ email: 'boss@a.example', role: 'domain_admin', domain: 'a.example' });
+    await other.createUser({ email: 'bob@b.example', role: 'user', domain: 'b.example' });
+    await other.createUser({ email: 'chief@b.example', role: 'domain_admin', domain: 'b.example' });
     const id = await ingestOk(other, meta({ rcpt_to: ['bob@b.example'] }));
     const ops = (await other.login('ops@a.example')).access;
     expect(
       (await other.app.inject({ method: 'GET', url: `/api/quarantine/${id}/raw/`, headers: bearer(ops) })).statusCode,
     ).toBe(200);
-    const boss = (await other.login('boss@a.example')).access;
-    const seen = await other.app.inject({ method: 'GET', url: '/api/history/', headers: bearer(boss) });
-    expect(seen.json().results).toEqual([]);
-    const own = await other.app.inject({ method: 'GET', url: '/api/history/', headers: bearer(ops) });
-    expect(own.json().results.map((r: Entry) => [r.user.email, r.email_id])).toEqual([['ops@a.example', id]]);
+    const seenBy = async (email: string) => {
+      const token = (await other.login(email)).access;
+      const res = await other.app.inject({ method: 'GET', url: '/api/history/', headers: bearer(token) });
+      return res.json().results.map((r: Entry) => [r.user.email, r.email_id, r.ip_address]);
+    };
+    expect(await seenBy('boss@a.example')).toEqual([]);
+    expect(await seenBy('bob@b.example')).toEqual([['ops@a.example', id, null]]);
+    expect(await seenBy('chief@b.example')).toEqual([['ops@a.example', id, null]]);
+    expect(await seenBy('ops@a.example')).toEqual([['ops@a.example', id, '127.0.0.1']]);
   } finally {
     await other.close();
   }

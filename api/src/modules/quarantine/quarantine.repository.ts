@@ -12,7 +12,7 @@ import type {
 import { recipientDomain } from '../../lib/addresses';
 import type { Outcome } from '../../lib/group-commit';
 import { newId } from '../../lib/ids';
-import { insertHistory } from '../history/history.repository';
+import { insertHistory, readerKey } from '../history/history.repository';
 import {
   addDaily,
   applyDailyDeltas,
@@ -671,6 +671,24 @@ export async function lastDelivery(db: DbExecutor, id: string, scope: Scope): Pr
 }
 
 // ---------------------------------------------------------------------------------------------
+/**
+ * Appends an audit row with its readers: its actor, the actor's domain, and the users and domains
+ * of the recipients of that mail within the actor's scope (those the action was about).
+ */
+export async function recordHistory(db: DbExecutor, row: Omit<HistoryRow, 'id'>, scope: Scope): Promise<void> {
+  const { rows } = await sql<{ domain: string; user_id: string | null }>`select distinct r.domain, u.id as user_id
+    from quarantine_recipients r left join users u on u.email = r.recipient
+    where r.message_id = ${row.email_id} and ${scopeSql(scope, 'r', isSqlite(db))}`.execute(db);
+  const readers = new Set<string>();
+  if (row.actor_id) readers.add(readerKey.user(row.actor_id));
+  if (row.actor_domain) readers.add(readerKey.domain(row.actor_domain));
+  for (const r of rows) {
+    readers.add(readerKey.domain(r.domain));
+    if (r.user_id) readers.add(readerKey.user(r.user_id));
+  }
+  await insertHistory(db, row, [...readers]);
+}
+
 // Status changes: compare-and-set per source status, counters and history in the same transaction.
 
 type HistoryRow = Omit<HistoryTable, 'id'>;
@@ -784,7 +802,9 @@ export interface FinishInput {
   statusOf: (recipient: string) => RecipientStatus;
   claimed: string[];
   now: number;
-  history: HistoryRow;
+  history: Omit<HistoryRow, 'id'>;
+  /** The releaser's scope: whose mail the history row is about. */
+  scope: Scope;
 }
 
 /**
@@ -833,7 +853,7 @@ export async function finishRelease(db: Db, input: FinishInput): Promise<void> {
     }
     await applyCountDeltas(trx, deltas);
     await applyDailyDeltas(trx, daily);
-    await insertHistory(trx, input.history);
+    await recordHistory(trx, input.history, input.scope);
   });
 }
 
@@ -849,7 +869,7 @@ export async function softDelete(
   scope: Scope,
   now: number,
   staleBefore: number,
-  history: HistoryRow,
+  history: Omit<HistoryRow, 'id'>,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const deltas: CountDeltas = new Map();
@@ -872,7 +892,7 @@ export async function softDelete(
     );
     await applyCountDeltas(trx, deltas);
     await applyDailyDeltas(trx, daily);
-    if (moved.length) await insertHistory(trx, history);
+    if (moved.length) await recordHistory(trx, history, scope);
     return moved.length;
   });
 }

@@ -21,7 +21,6 @@ import { HttpError } from '../../lib/http-error';
 import { isId } from '../../lib/ids';
 import type { AuthContext } from '../auth/auth.service';
 import type { SessionContextRow } from '../auth/auth.repository';
-import { insertHistory } from '../history/history.repository';
 import {
   findMessage,
   findRaw,
@@ -29,6 +28,7 @@ import {
   hasRaw,
   lastDelivery,
   listPage,
+  recordHistory,
   visibleRecipients,
   type ListMessageRow,
   type RecipientRow,
@@ -393,7 +393,7 @@ export async function refuse(
 ): Promise<never> {
   // An id of no possible e-mail (any 64 characters, bidi tricks included) is not an attempt worth
   // an audit row: written, it would let anyone fill the trail admins read with their own text.
-  if (isId(id)) await insertHistory(deps.db, historyRow(actor, action, id, err.code));
+  if (isId(id)) await recordHistory(deps.db, historyRow(actor, action, id, err.code), scopeFor(actor.auth.user));
   throw err;
 }
 
@@ -409,7 +409,7 @@ export async function downloadRaw(
   const data = m ? await findRaw(deps.db, id) : undefined;
   if (m && !data && m.raw_purged_at !== null) return refuse(deps, actor, 'download', id, rawPurged());
   if (!m || !data) return refuse(deps, actor, 'download', id, emailNotFound());
-  await insertHistory(deps.db, historyRow(actor, 'download', id, null));
+  await recordHistory(deps.db, historyRow(actor, 'download', id, null), scope);
   return { data, disposition: attachment(m.subject ?? '', `-${id}.eml`, 'message') };
 }
 
@@ -438,5 +438,5 @@ export async function deleteMessage(deps: Deps, actor: Actor, id: string): Promi
   if (after.counts.released) {
     return refuse(deps, actor, 'delete', id, new HttpError(409, 'already_released', 'This e-mail was released.'));
   }
-  await insertHistory(deps.db, historyRow(actor, 'delete', id, null)); // already deleted: nothing to change
+  await recordHistory(deps.db, historyRow(actor, 'delete', id, null), scope); // already deleted: nothing to change
 }

@@ -222,6 +222,7 @@ export async function releaseMessage(
     claimed: recipients,
     now: Date.now(),
     history: historyRow(actor, 'release', id, outcome.code),
+    scope,
   });
 
   const visible = visibleTo(scope);

@@ -132,25 +132,32 @@ describe('history page', () => {
     expect(readHistoryFilters(new URLSearchParams('period=custom&from=2026-02-30&to=2026-03-01')).period).toBe('');
   }, 60_000);
 
-  it('a plain user (who sees only their own actions) has no user filter; the others have it, with a hint', async () => {
-    const { calls } = mockApi(() => jsonResponse(200, { results: [entry()], next_cursor: null }));
+  it('every role has the user filter (a user also reads admins’ actions on their mail) and a page text of its own', async () => {
+    const { calls } = mockApi(() =>
+      jsonResponse(200, {
+        results: [entry({ user: { id: 'a1', email: 'root@example.com', role: 'admin' }, ip_address: null })],
+        next_cursor: null,
+      }),
+    );
     const as = (role: CurrentUser['role']) => useSession.setState({ user: { ...SESSION_USER, role } });
     try {
       as('user');
-      // A shared link's user filter would only hide their own entries: it is not applied.
-      const { unmount } = renderExposed('history', <ExposedHistory />, '/history?user=bob%40example.com');
+      const { unmount } = renderExposed('history', <ExposedHistory />, '/history?user=root%40example.com');
       await waitFor(() => expect(rows()).toHaveLength(1));
-      expect(screen.queryByLabelText('Utilisateur (e-mail)')).toBeNull();
-      // Nor a column that would repeat their own address on every row; the page says whose actions it lists.
-      expect(screen.queryByRole('columnheader', { name: 'Utilisateur' })).toBeNull();
-      expect(screen.getByText(/^Vos propres téléchargements/)).toBeInTheDocument();
-      expect(lastQuery(calls)).toEqual({ page_size: '50' });
+      expect(screen.getByLabelText('Utilisateur (e-mail)')).toHaveValue('root@example.com');
+      expect(lastQuery(calls)).toEqual({ page_size: '50', user: 'root@example.com' });
+      // Who acted is a column; an IP address the api withholds reads as none.
+      expect(screen.getByRole('columnheader', { name: 'Utilisateur' })).toBeInTheDocument();
+      expect(within(rows()[0]!).getByText('root@example.com')).toBeInTheDocument();
+      expect(
+        screen.getByText(/^Vos téléchargements, libérations et suppressions, et ceux des administrateurs/),
+      ).toBeInTheDocument();
       unmount();
       as('domain_admin');
       renderExposed('history', <ExposedHistory />);
       await waitFor(() => expect(rows()).toHaveLength(1));
       expect(screen.getByLabelText('Utilisateur (e-mail)')).toHaveAttribute('placeholder', 'Adresse complète');
-      expect(screen.getByRole('columnheader', { name: 'Utilisateur' })).toBeInTheDocument();
+      expect(screen.getByText(/faits par les utilisateurs de votre domaine ou sur ses e-mails/)).toBeInTheDocument();
     } finally {
       useSession.setState({ user: null });
     }

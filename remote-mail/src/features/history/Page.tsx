@@ -42,11 +42,7 @@ export function HistoryPage() {
   const phone = usePhoneLayout();
   const role = useSession((s) => s.user?.role);
   const [params] = useSearchParams();
-  // A user sees only their own actions: a `user` in a shared link would only hide them.
-  const filters = useMemo(() => {
-    const read = readHistoryFilters(params);
-    return role === 'user' ? { ...read, user: '' } : read;
-  }, [params, role]);
+  const filters = useMemo(() => readHistoryFilters(params), [params]);
   const pageSize = Math.min(
     usePreferences((s) => s.preferences.defaultPageSize),
     LIMITS.maxPageSize,
@@ -114,12 +110,7 @@ export function HistoryPage() {
               </Flex>
               {emailCell(entry)}
               <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
-                {role === 'user' ? null : (
-                  <>
-                    <span title={entry.user.email}>{entry.user.email}</span> ·{' '}
-                  </>
-                )}
-                {dateCell(entry.date)}
+                <span title={entry.user.email}>{entry.user.email}</span> ·{dateCell(entry.date)}
                 {entry.ip_address ? ` · ${entry.ip_address}` : null}
               </Typography.Text>
             </Flex>
@@ -134,18 +125,13 @@ export function HistoryPage() {
           width: 150,
           render: dateCell,
         },
-        // A user sees only their own actions: a column repeating their address says nothing.
-        ...(role === 'user'
-          ? []
-          : [
-              {
-                key: 'user',
-                title: t('history.columns.user'),
-                dataIndex: ['user', 'email'],
-                ellipsis: { showTitle: false },
-                render: (v: string) => <span title={v}>{v}</span>,
-              },
-            ]),
+        {
+          key: 'user',
+          title: t('history.columns.user'),
+          dataIndex: ['user', 'email'],
+          ellipsis: { showTitle: false },
+          render: (v: string) => <span title={v}>{v}</span>,
+        },
         {
           key: 'action',
           title: t('history.columns.action'),
@@ -218,18 +204,15 @@ export function HistoryPage() {
             data-testid="history-filter-action"
           />
         </Field>
-        {/* A user sees only their own actions: nobody else's to filter by. */}
-        {role !== 'user' ? (
-          <TextFilter
-            id={`${base}-user`}
-            label={t('history.filters.user')}
-            placeholder={t('history.filters.user_placeholder')}
-            value={filters.user}
-            onCommit={(user) => change({ user })}
-            width={260}
-            testId="history-filter-user"
-          />
-        ) : null}
+        <TextFilter
+          id={`${base}-user`}
+          label={t('history.filters.user')}
+          placeholder={t('history.filters.user_placeholder')}
+          value={filters.user}
+          onCommit={(user) => change({ user })}
+          width={260}
+          testId="history-filter-user"
+        />
         <PeriodField
           id={`${base}-period`}
           label={t('history.filters.period')}
