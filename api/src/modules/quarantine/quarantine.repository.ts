@@ -637,6 +637,25 @@ export async function findMessage(db: DbExecutor, id: string): Promise<MessageRo
   return db.selectFrom('quarantine_messages').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export async function messageExists(db: DbExecutor, id: string): Promise<boolean> {
+  return !!(await db.selectFrom('quarantine_messages').select('id').where('id', '=', id).executeTakeFirst());
+}
+
+/** Whether this actor had this refusal of this action on this e-mail recorded since `since`. */
+export async function refusedSince(db: DbExecutor, row: Omit<HistoryRow, 'id'>, since: number): Promise<boolean> {
+  if (!row.actor_id) return false;
+  const found = await db
+    .selectFrom('history')
+    .select('id')
+    .where('actor_id', '=', row.actor_id)
+    .where('created_at', '>=', since)
+    .where('email_id', '=', row.email_id)
+    .where('action', '=', row.action)
+    .where('code', '=', row.code)
+    .executeTakeFirst();
+  return !!found;
+}
+
 export async function findRaw(db: DbExecutor, id: string): Promise<Buffer | undefined> {
   const row = await db.selectFrom('quarantine_raw').select('data').where('message_id', '=', id).executeTakeFirst();
   return row ? Buffer.from(row.data) : undefined;

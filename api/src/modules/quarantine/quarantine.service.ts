@@ -28,7 +28,9 @@ import {
   hasRaw,
   lastDelivery,
   listPage,
+  messageExists,
   recordHistory,
+  refusedSince,
   visibleRecipients,
   type ListMessageRow,
   type RecipientRow,
@@ -383,7 +385,15 @@ export function historyRow(
   };
 }
 
-/** Records a failed action in the history, then throws its error. */
+/** How long the same refusal of the same actor is one attempt retried, recorded once. */
+export const REFUSAL_REPEAT_MS = 60_000;
+
+/**
+ * Records a failed action in the history, then throws its error. Only an attempt on an e-mail
+ * that exists is recorded (someone else's included: probing is worth knowing), once a minute:
+ * else anyone signed in could fill the trail others read with rows of their own making, 500 ids
+ * a bulk request.
+ */
 export async function refuse(
   deps: Deps,
   actor: Actor,
@@ -391,9 +401,14 @@ export async function refuse(
   id: string,
   err: HttpError,
 ): Promise<never> {
-  // An id of no possible e-mail (any 64 characters, bidi tricks included) is not an attempt worth
-  // an audit row: written, it would let anyone fill the trail admins read with their own text.
-  if (isId(id)) await recordHistory(deps.db, historyRow(actor, action, id, err.code), scopeFor(actor.auth.user));
+  const row = historyRow(actor, action, id, err.code);
+  if (
+    isId(id) &&
+    (await messageExists(deps.db, id)) &&
+    !(await refusedSince(deps.db, row, row.created_at - REFUSAL_REPEAT_MS))
+  ) {
+    await recordHistory(deps.db, row, scopeFor(actor.auth.user));
+  }
   throw err;
 }
 
@@ -415,7 +430,8 @@ export async function downloadRaw(
 
 /**
  * Soft delete of the recipients the caller sees that are still held (pending, release_failed,
- * release_unknown, including a claim gone stale): status deleted, raw kept. Deleting what is already deleted is a no-op (204).
+ * release_unknown, including a claim gone stale): status deleted, raw kept. Deleting what is already
+ * deleted is a no-op (204, no history row).
  */
 export async function deleteMessage(deps: Deps, actor: Actor, id: string): Promise<void> {
   const scope = scopeFor(actor.auth.user);
@@ -438,5 +454,5 @@ export async function deleteMessage(deps: Deps, actor: Actor, id: string): Promi
   if (after.counts.released) {
     return refuse(deps, actor, 'delete', id, new HttpError(409, 'already_released', 'This e-mail was released.'));
   }
-  await recordHistory(deps.db, historyRow(actor, 'delete', id, null), scope); // already deleted: nothing to change
+  // Already deleted: nothing changed, nothing to record.
 }
