@@ -14,6 +14,7 @@ import { imageSize } from 'image-size';
 import type { Db } from '../../db/database';
 import { attachment } from '../../lib/download';
 import { HttpError, notFound } from '../../lib/http-error';
+import { malformedMultipart } from '../../lib/multipart';
 import { newId } from '../../lib/ids';
 import { issuesToErrors } from '../../lib/validation';
 import { findImage, insertFeedback, listFeedback, listImageMeta, type FeedbackImageRow } from './feedback.repository';
@@ -65,7 +66,7 @@ function multipartError(err: unknown): unknown {
     case 'FST_FIELDS_LIMIT':
       return new HttpError(413, 'payload_too_large', 'The form has too many parts.');
     default:
-      return err;
+      return malformedMultipart(err);
   }
 }
 

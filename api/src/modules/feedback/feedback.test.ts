@@ -270,6 +270,21 @@ describe('POST /api/feedback/', () => {
     expect(res.json().code).toBe('unsupported_media_type');
   });
 
+  test('a multipart body with no boundary, or cut short → 400 bad_request, not a 500', async () => {
+    for (const [type, body] of [
+      ['multipart/form-data', 'garbage'],
+      ['multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="type"\r\n\r\nbu'],
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/feedback/',
+        headers: { ...bearer(user.access), 'content-type': type! },
+        payload: body,
+      });
+      expect([type, res.statusCode, res.json().code]).toEqual([type, 400, 'bad_request']);
+    }
+  });
+
   test('anonymous → 401, before anything is read', async () => {
     const { payload, headers } = multipart(valid);
     const res = await t.app.inject({ method: 'POST', url: '/api/feedback/', payload, headers });

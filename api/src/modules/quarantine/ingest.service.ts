@@ -5,6 +5,7 @@ import type { AppContext } from '../../app-context';
 import { isDataRefusal, isUniqueViolation, type Db } from '../../db/database';
 import { groupCommit } from '../../lib/group-commit';
 import { HttpError, unauthorized } from '../../lib/http-error';
+import { malformedMultipart } from '../../lib/multipart';
 import { issuesToErrors } from '../../lib/validation';
 import { parseMessage, withoutNul } from './message-parser';
 import {
@@ -123,7 +124,7 @@ export async function readIngestForm(parts: AsyncIterable<Multipart>): Promise<{
     // An application/json part that does not parse (secure-json-parse also refuses __proto__ keys).
     if (code === 'FST_INVALID_JSON_FIELD_ERROR') throw invalid({ meta: NOT_JSON });
     if (code === 'FST_PROTO_VIOLATION') throw invalid({ non_field_errors: 'Invalid field name.' });
-    throw err;
+    throw malformedMultipart(err);
   }
   const errors: Record<string, string> = {};
   if (metaValue === undefined) errors.meta = 'Required.';

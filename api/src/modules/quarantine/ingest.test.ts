@@ -143,6 +143,23 @@ describe('validation', () => {
     });
     expect(res.statusCode).toBe(415);
   });
+
+  test('a multipart body with no boundary, or cut short → 400 bad_request (not a 500), nothing stored', async () => {
+    const before = await t.db.selectFrom('quarantine_messages').select('id').execute();
+    for (const [type, body] of [
+      ['multipart/form-data', 'garbage'],
+      ['multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="meta"\r\n\r\n{"a"'],
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/quarantine/ingest/',
+        headers: { authorization: `Bearer ${INGEST_TOKEN}`, 'content-type': type! },
+        payload: body,
+      });
+      expect([type, res.statusCode, res.json().code]).toEqual([type, 400, 'bad_request']);
+    }
+    expect(await t.db.selectFrom('quarantine_messages').select('id').execute()).toEqual(before);
+  });
 });
 
 describe('storage and parsing', () => {
