@@ -1,5 +1,6 @@
 import { createTestEnv, sqliteOnly } from '../test/helpers'; // first: it makes jest able to load kysely
 import SqliteDatabase from 'better-sqlite3';
+import fs from 'node:fs';
 import { sql } from 'kysely';
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase, openMigratedDatabase } from './database';
@@ -11,6 +12,7 @@ const TABLES = [
   'feedback',
   'feedback_images',
   'history',
+  'history_audience',
   'job_locks',
   'mfa_backup_codes',
   'mfa_partial_tokens',
@@ -70,6 +72,33 @@ sqliteOnly('SQLite is opened durable (WAL, synchronous=FULL) with foreign keys o
     expect(await pragma('synchronous')).toBe(2); // FULL
     expect(await pragma('foreign_keys')).toBe(1);
   }),
+);
+
+sqliteOnly(
+  'the database file and its -wal and -shm are readable by their owner only, under umask 022 and after an earlier run left them 0644',
+  async () => {
+    const env = await createTestEnv();
+    const { file } = loadConfig(env.env, env.tmpDir).database as { file: string };
+    const modes = () => ['', '-wal', '-shm'].map((s) => fs.statSync(`${file}${s}`).mode & 0o777);
+    const umask = process.umask(0o022);
+    try {
+      let handle = openDatabase(loadConfig(env.env, env.tmpDir).database);
+      await migrateToLatest(handle);
+      expect(modes()).toEqual([0o600, 0o600, 0o600]);
+      await handle.close();
+      for (const s of ['', '-wal', '-shm']) {
+        if (fs.existsSync(`${file}${s}`)) fs.chmodSync(`${file}${s}`, 0o644);
+        else fs.writeFileSync(`${file}${s}`, '', { mode: 0o644 });
+      }
+      handle = openDatabase(loadConfig(env.env, env.tmpDir).database);
+      await sql`select 1`.execute(handle.db);
+      expect(modes()).toEqual([0o600, 0o600, 0o600]);
+      await handle.close();
+    } finally {
+      process.umask(umask);
+      await env.cleanup();
+    }
+  },
 );
 
 test('foreign keys are enforced (both databases)', () =>

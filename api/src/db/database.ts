@@ -1,4 +1,5 @@
 import SqliteDatabase from 'better-sqlite3';
+import fs from 'node:fs';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
@@ -24,7 +25,21 @@ interface ErrorLogger {
 
 const INT8_OID = 20;
 
+/**
+ * The database holds raw mail, session hashes and the audit trail: readable by its owner only,
+ * whatever the umask or the folder's mode. SQLite gives a -wal or -shm file it creates the
+ * database's mode; files left by an earlier run are narrowed too.
+ */
+export function restrictToOwner(file: string): void {
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    const mode = fs.statSync(f, { throwIfNoEntry: false })?.mode;
+    if (mode !== undefined && mode & 0o077) fs.chmodSync(f, mode & 0o700);
+  }
+}
+
 function openSqlite(file: string): Db {
+  restrictToOwner(file);
   const database = new SqliteDatabase(file);
   // Durable by default (DESIGN §5): WAL + synchronous=FULL survives power loss; FKs are off by default.
   database.pragma('journal_mode = WAL');
