@@ -20,6 +20,7 @@ test('secure defaults, paths relative to the cwd', () => {
     database: { kind: 'sqlite', file: path.join(dir, 'data', 'qconsole.sqlite') },
     accessTtl: 300,
     refreshTtl: 14 * 24 * 3600,
+    sessionMaxAge: 30 * 24 * 3600,
     refreshGrace: 30,
     partialTtl: 300,
     loginRate: { accountMax: 10, ipMax: 100, windowSeconds: 900 },

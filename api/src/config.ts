@@ -29,6 +29,8 @@ export interface Config {
   /** Lifetimes in seconds. */
   accessTtl: number;
   refreshTtl: number;
+  /** Seconds from sign-in after which no refresh is given, however often the session was used. */
+  sessionMaxAge: number;
   refreshGrace: number;
   partialTtl: number;
   loginRate: { accountMax: number; ipMax: number; windowSeconds: number };
@@ -126,6 +128,7 @@ const EnvSchema = z.object({
     .refine((list) => list.every(isProxyEntry), 'must be a comma-separated list of IPs or CIDRs'),
   QC_ACCESS_TTL: int(300, 5, 3600),
   QC_REFRESH_TTL: int(14 * 24 * 3600, 60, 365 * 24 * 3600),
+  QC_SESSION_MAX_AGE: int(30 * 24 * 3600, 60, 365 * 24 * 3600),
   QC_REFRESH_GRACE: int(30, 0, 300),
   QC_PARTIAL_TTL: int(300, 1, 1800),
   QC_LOGIN_RATE_ACCOUNT_MAX: int(10, 1, 100_000),
@@ -282,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     trustedProxies: e.QC_TRUSTED_PROXIES,
     accessTtl: e.QC_ACCESS_TTL,
     refreshTtl: e.QC_REFRESH_TTL,
+    sessionMaxAge: e.QC_SESSION_MAX_AGE,
     refreshGrace: e.QC_REFRESH_GRACE,
     partialTtl: e.QC_PARTIAL_TTL,
     loginRate: {

@@ -23,3 +23,10 @@ export function newId(now: number = Date.now()): string {
 export function isId(id: string): boolean {
   return /^[0-9A-HJKMNP-TV-Z]{26}$/.test(id);
 }
+
+/** The time (ms) a newId was made at. */
+export function idTime(id: string): number {
+  let t = 0;
+  for (const c of id.slice(0, 10)) t = t * 32 + CROCKFORD.indexOf(c);
+  return t;
+}

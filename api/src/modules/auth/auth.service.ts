@@ -1,7 +1,7 @@
 import type { LoginResponse, TokenPair } from '@qc/contracts';
 import type { AppContext } from '../../app-context';
 import { unauthorized } from '../../lib/http-error';
-import { newId } from '../../lib/ids';
+import { idTime, newId } from '../../lib/ids';
 import { findUserByEmail } from '../users/users.repository';
 import {
   findSessionByRefreshHash,
@@ -24,14 +24,19 @@ type AuthDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens'>;
 const invalidCredentials = () => unauthorized('invalid_credentials', 'Invalid e-mail or password.');
 const invalidRefresh = () => unauthorized('token_invalid', 'The refresh token is not valid.');
 
+/**
+ * A refresh token row. Each rotation gives a new lifetime, but never past the sign-in's maximum
+ * age (the family id is the first row's id, made when the password was given).
+ */
 function sessionRow(deps: AuthDeps, id: string, userId: string, familyId: string, refresh: string, now: number) {
+  const { refreshTtl, sessionMaxAge } = deps.config;
   return {
     id,
     user_id: userId,
     family_id: familyId,
     refresh_hash: hashRefreshToken(refresh),
     created_at: now,
-    expires_at: now + deps.config.refreshTtl * 1000,
+    expires_at: Math.min(now + refreshTtl * 1000, idTime(familyId) + sessionMaxAge * 1000),
     rotated_at: null,
     replaced_by: null,
     grace_pair: null,

@@ -88,6 +88,34 @@ test('unknown and expired refresh tokens → 401', async () => {
   expect(expired.json().code).toBe('token_expired');
 });
 
+test('a sign-in used every day still ends 30 days (QC_SESSION_MAX_AGE) after the password was given', async () => {
+  const DAY = 24 * 3600 * 1000;
+  const signedIn = Date.now();
+  let pair = await signIn();
+  const now = jest.spyOn(Date, 'now');
+  try {
+    // Each rotation's lifetime (14 days) is cut back to the sign-in's end once that comes first.
+    for (const day of [10, 20, 29]) {
+      now.mockReturnValue(signedIn + day * DAY);
+      const res = await refresh(pair.refresh);
+      expect([day, res.statusCode]).toEqual([day, 200]);
+      pair = res.json();
+      const row = await t.db
+        .selectFrom('sessions')
+        .select('expires_at')
+        .where('refresh_hash', '=', hashRefreshToken(pair.refresh))
+        .executeTakeFirstOrThrow();
+      const expected = Math.min(signedIn + (day + 14) * DAY, signedIn + 30 * DAY);
+      expect(Math.abs(Number(row.expires_at) - expected)).toBeLessThan(5_000);
+    }
+    now.mockReturnValue(signedIn + 30 * DAY + 5_000);
+    const late = await refresh(pair.refresh);
+    expect([late.statusCode, late.json().code]).toEqual([401, 'token_expired']);
+  } finally {
+    now.mockRestore();
+  }
+});
+
 test('the stored grace pair is encrypted: no token appears in the database', async () => {
   const first = await signIn();
   const second = (await refresh(first.refresh)).json();
