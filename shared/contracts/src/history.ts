@@ -19,6 +19,7 @@ export const HistoryEntry = z.object({
    * may not (an attempt on someone else's mail is recorded, but its subject is not theirs to read).
    */
   email: z.object({ subject: z.string().nullable() }).nullable(),
+  /** Where the action came from: null unless the caller is an admin, its actor or the actor's domain_admin. */
   ip_address: z.string().nullable(),
   result: z.enum(['success', 'failure']),
   /** The error code of a failure (e.g. relay_refused, email_not_found); null on success. */
@@ -31,7 +32,8 @@ export type HistoryList = z.infer<typeof HistoryList>;
 
 /**
  * GET /api/history/: newest first. `user` is an e-mail (exact, case-insensitive) or a user id.
- * A user sees their own actions, a domain_admin those of their domain's users, an admin all.
+ * A user sees their own actions and those on their mail, a domain_admin those of their domain's
+ * users and on their domain's mail, an admin all.
  */
 export const HistoryListQuery = z
   .object({

@@ -13,7 +13,9 @@ export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         tags: ['history'],
         summary: 'Downloads, releases and deletes of quarantined e-mails, newest first (keyset pages)',
         description:
-          'A user sees their own actions, a domain_admin those of their domain’s users, an admin all. ' +
+          'A user sees their own actions and those on their mail, a domain_admin those of their domain’s users ' +
+          'and on their domain’s mail, an admin all. `ip_address` is null unless the caller is an admin, the ' +
+          'actor or the actor’s domain_admin. ' +
           'Pass `next_cursor` back as `cursor` with the same filters.',
         security: [{ bearer: [] }],
         querystring: HistoryListQuery,
