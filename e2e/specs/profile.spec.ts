@@ -74,3 +74,37 @@ test('password change: wrong current password, mismatch, success, then only the 
   await expect(notice(page, 'Connexion réussie')).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard$/);
 });
+
+// Security review: a new e-mail needs the current password (a stolen access token alone must not
+// move the account); the field shows only while the e-mail differs, and the API's refusal is said on it.
+test('e-mail change: the current password is asked for, a wrong one is said on its field, the right one leaves the change pending', async ({
+  page,
+}) => {
+  const user = await createUser('email-change');
+  const next = `moved-${user.email}`;
+  await signInQuick(page, user, '/profile');
+  const form = page.getByTestId('profile-form');
+  await expect(form).toBeVisible();
+  const password = page.getByTestId('profile-current-password');
+  await expect(password).toHaveCount(0);
+
+  await page.getByTestId('profile-email').fill(next);
+  await expect(password).toBeVisible();
+  await password.fill('not-the-current-password');
+  let answer = apiAnswer(page, '/api/users/me/', 'PATCH');
+  await page.getByTestId('profile-save').click();
+  expect((await answer).status()).toBe(400);
+  await expect(form.getByText('Mot de passe actuel incorrect')).toBeVisible();
+  await expect(notice(page, 'Erreur lors de la mise à jour du profil')).toBeVisible();
+  await expect(form.getByTestId('profile-pending-email')).toHaveCount(0);
+
+  await password.fill(user.password);
+  answer = apiAnswer(page, '/api/users/me/', 'PATCH');
+  await page.getByTestId('profile-save').click();
+  expect((await answer).status()).toBe(200);
+  await expect(notice(page, 'Profil mis à jour avec succès')).toBeVisible();
+  await expect(form.getByTestId('profile-pending-email')).toContainText(next);
+  // Not in effect until the link is confirmed: the form shows the current address, no password field.
+  await expect(page.getByTestId('profile-email')).toHaveValue(user.email);
+  await expect(password).toHaveCount(0);
+});

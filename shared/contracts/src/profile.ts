@@ -8,7 +8,10 @@ export const USERNAME_MAX = 150;
 export const NAME_MAX = 150;
 export const EXTERNAL_USER_MESSAGE = 'External users can only change their first and last name.';
 
-/** PATCH /api/users/me/: every field optional; a new e-mail takes effect only once confirmed. */
+/**
+ * PATCH /api/users/me/: every field optional; a new e-mail takes effect only once confirmed, and asking
+ * for one needs the current password (a stolen access token alone cannot move the account).
+ */
 export const ProfileUpdate = z
   .object({
     username: z
@@ -26,6 +29,15 @@ export const ProfileUpdate = z
       .optional(),
     first_name: z.string().trim().max(NAME_MAX, `At most ${NAME_MAX} characters`).optional(),
     last_name: z.string().trim().max(NAME_MAX, `At most ${NAME_MAX} characters`).optional(),
+    current_password: z
+      .string({ error: 'Current password is required' })
+      .min(1, 'Current password is required')
+      .max(LIMITS.passwordMax)
+      .optional()
+      .describe(
+        'The account’s password: required when `email` differs from the current address (missing: 400 ' +
+          'validation_error, wrong: 400 invalid_password, both with errors.current_password); ignored otherwise.',
+      ),
   })
   .strict();
 export type ProfileUpdate = z.infer<typeof ProfileUpdate>;

@@ -34,6 +34,12 @@ import {
 
 type ProfileDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens' | 'mailer'>;
 
+/** A new e-mail needs the account's password (a stolen access token alone must not move the account). */
+const currentPasswordRequired = () =>
+  new HttpError(400, 'validation_error', 'The current password is required to change the e-mail address.', {
+    current_password: 'Current password is required',
+  });
+/** Only the confirmation: a request for an address in use answers as any other (no account enumeration). */
 const emailTaken = () =>
   new HttpError(409, 'email_taken', 'A user with this e-mail already exists.', {
     email: 'This e-mail is already in use.',
@@ -98,7 +104,53 @@ export function emailChangeText(username: string, link: string, ttlSeconds: numb
   );
 }
 
-async function sendConfirmation(deps: ProfileDeps, user: UserRow, newEmail: string): Promise<void> {
+/** Sent instead of the link when the address asked for is already another account's (French first). */
+export const EMAIL_IN_USE_SUBJECT =
+  'Quarantine Console\u00a0: demande d’utilisation de votre adresse e-mail / Request to use your e-mail address';
+
+export function emailInUseText(username: string): string {
+  return (
+    `Quelqu’un a demandé à utiliser cette adresse pour le compte Quarantine Console de ${username}. ` +
+    `Elle est déjà celle de votre compte\u00a0: rien n’a été modifié, aucun lien n’a été envoyé ` +
+    `et vous n’avez rien à faire.\n\n` +
+    `Si cette demande vous surprend, prévenez votre administrateur.\n\n` +
+    `-----\n\n` +
+    `Someone asked to use this address for the Quarantine Console account of ${username}. ` +
+    `It already belongs to your account: nothing was changed, no link was sent and there is nothing you need to do.\n\n` +
+    `If this surprises you, tell your administrator.\n`
+  );
+}
+
+/** Sent to the address in effect when a change is asked for, so the owner learns of it (French first). */
+export const EMAIL_CHANGE_NOTICE_SUBJECT =
+  'Quarantine Console\u00a0: changement d’adresse e-mail demandé / E-mail address change requested';
+
+export function emailChangeNoticeText(username: string, newEmail: string): string {
+  return (
+    `Un changement d’adresse e-mail a été demandé pour le compte Quarantine Console de ${username}\u00a0: ` +
+    `la nouvelle adresse serait ${newEmail}.\n\n` +
+    `Rien ne change tant que le lien envoyé à cette nouvelle adresse n’a pas été confirmé. ` +
+    `Si vous n’êtes pas à l’origine de cette demande, changez votre mot de passe sans attendre ` +
+    `(vos autres sessions seront fermées) et prévenez votre administrateur.\n\n` +
+    `-----\n\n` +
+    `A change of e-mail address was requested for the Quarantine Console account of ${username}: ` +
+    `the new address would be ${newEmail}.\n\n` +
+    `Nothing changes until the link sent to that new address is confirmed. If you did not ask for this, ` +
+    `change your password at once (your other sessions will end) and tell your administrator.\n`
+  );
+}
+
+interface WarnLogger {
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * Records the pending change and mails `newEmail`: the confirmation link, or, when the address is
+ * already another account's (`inUse`), a notice instead. Both record a pending change and answer
+ * alike, so the caller cannot tell whether an address has an account; the pending row of an address
+ * in use is inert (its token was never sent anywhere, and confirmation re-checks the address).
+ */
+async function sendConfirmation(deps: ProfileDeps, user: UserRow, newEmail: string, inUse: boolean): Promise<void> {
   const now = Date.now();
   const token = randomBytes(32).toString('base64url');
   const id = newId(now);
@@ -114,11 +166,15 @@ async function sendConfirmation(deps: ProfileDeps, user: UserRow, newEmail: stri
   // Built from QC_PUBLIC_URL, never from the request's Host header (which a client chooses).
   const link = `${deps.config.publicUrl}${EMAIL_CONFIRM_PATH}?token=${token}`;
   try {
-    await deps.mailer.send({
-      to: newEmail,
-      subject: EMAIL_CHANGE_SUBJECT,
-      text: emailChangeText(user.username, link, deps.config.emailChangeTtl),
-    });
+    await deps.mailer.send(
+      inUse
+        ? { to: newEmail, subject: EMAIL_IN_USE_SUBJECT, text: emailInUseText(user.username) }
+        : {
+            to: newEmail,
+            subject: EMAIL_CHANGE_SUBJECT,
+            text: emailChangeText(user.username, link, deps.config.emailChangeTtl),
+          },
+    );
   } catch (err) {
     await deleteEmailChange(deps.db, id);
     // The relay's words go to the log (the error handler logs 5xx with their cause), not to the client.
@@ -129,14 +185,33 @@ async function sendConfirmation(deps: ProfileDeps, user: UserRow, newEmail: stri
 }
 
 /**
+ * The address in effect hears of the request (the link went to the new one). Best effort: a dead old
+ * mailbox is a common reason to change address, so its refusal is logged and does not undo the request.
+ */
+async function noticeOldAddress(deps: ProfileDeps, user: UserRow, newEmail: string, log?: WarnLogger) {
+  try {
+    await deps.mailer.send({
+      to: user.email,
+      subject: EMAIL_CHANGE_NOTICE_SUBJECT,
+      text: emailChangeNoticeText(user.username, newEmail),
+    });
+  } catch (err) {
+    log?.warn({ err, userId: user.id }, 'the e-mail change notice to the current address could not be sent');
+  }
+}
+
+/**
  * PATCH /api/users/me/. Names and username apply at once; a new e-mail only once the link sent to
- * it is confirmed. External users may change only their first and last name (other fields sent
- * unchanged are accepted, so a client can send the whole form).
+ * it is confirmed, and asking for one needs the current password (checked before anything changes).
+ * Whether the new address already has an account is never told: the answer is the same, and that
+ * address gets a notice instead of a link. External users may change only their first and last name
+ * (other fields sent unchanged are accepted, so a client can send the whole form).
  */
 export async function updateProfile(
   deps: ProfileDeps,
   auth: AuthContext,
   input: ProfileUpdate,
+  log?: WarnLogger,
 ): Promise<ProfileResponse> {
   const user = await requireUser(deps, auth);
   const username = input.username !== undefined && input.username !== user.username ? input.username : undefined;
@@ -149,14 +224,18 @@ export async function updateProfile(
     if (email !== undefined) errors.email = EXTERNAL_USER_MESSAGE;
     throw new HttpError(400, 'validation_error', EXTERNAL_USER_MESSAGE, errors);
   }
+  if (email !== undefined) {
+    if (input.current_password === undefined) throw currentPasswordRequired();
+    await checkPassword(deps.passwords, user, input.current_password, 'current_password');
+  }
   if (username !== undefined) {
     const other = await findUserByUsername(deps.db, username);
     if (other && other.id !== user.id) throw usernameTaken();
   }
   if (email !== undefined) {
     const other = await findUserByEmail(deps.db, email);
-    if (other && other.id !== user.id) throw emailTaken();
-    await sendConfirmation(deps, user, email);
+    await sendConfirmation(deps, user, email, other !== undefined && other.id !== user.id);
+    await noticeOldAddress(deps, user, email, log);
   }
   await updateProfileFields(deps.db, user.id, {
     ...(username !== undefined && { username }),

@@ -1,6 +1,7 @@
 import { EXTERNAL_USER_MESSAGE, ProfileResponse } from '@qc/contracts';
 import { simpleParser } from 'mailparser';
 import { bearer, createTestApp, freePort, PASSWORD, type TestApp } from '../../test/helpers';
+import { EMAIL_CHANGE_NOTICE_SUBJECT, EMAIL_IN_USE_SUBJECT } from './profile.service';
 import { startSink, type Sink } from '../../test/quarantine';
 
 // The app's own mailer sends over SMTP to a real server (smtp-server): the confirmation link is
@@ -130,7 +131,11 @@ describe('e-mail change', () => {
     const row = await t.createUser({ email: 'mover@example.com' });
     const mine = await t.login('mover@example.com');
     const other = await t.login('mover@example.com');
-    const res = await patch(mine.access, { email: 'Moved@Example.com' }, { host: 'evil.example' });
+    const res = await patch(
+      mine.access,
+      { email: 'Moved@Example.com', current_password: PASSWORD },
+      { host: 'evil.example' },
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ email: 'mover@example.com', pending_email: 'moved@example.com' });
     // Not in effect yet, and GET /users/me/ says it is waiting (a reloaded profile page shows it).
@@ -169,7 +174,7 @@ describe('e-mail change', () => {
   test('an expired link is refused; an unknown token too', async () => {
     await t.createUser({ email: 'late@example.com' });
     const { access } = await t.login('late@example.com');
-    await patch(access, { email: 'late-new@example.com' });
+    await patch(access, { email: 'late-new@example.com', current_password: PASSWORD });
     const token = (await lastLinkTo('late-new@example.com')).searchParams.get('token')!;
     await t.db
       .updateTable('email_changes')
@@ -193,40 +198,155 @@ describe('e-mail change', () => {
     await t.createUser({ email: 'thief@example.com' });
     const asker = await t.login('asker@example.com');
     const thief = await t.login('thief@example.com');
-    await patch(asker.access, { email: 'first-choice@example.com' });
+    await patch(asker.access, { email: 'first-choice@example.com', current_password: PASSWORD });
     const first = (await lastLinkTo('first-choice@example.com')).searchParams.get('token')!;
     expect((await confirm(thief.access, first)).statusCode).toBe(400);
     expect((await me(thief.access)).json().email).toBe('thief@example.com');
 
-    const res = await patch(asker.access, { email: 'second-choice@example.com' });
+    const res = await patch(asker.access, { email: 'second-choice@example.com', current_password: PASSWORD });
     expect(res.json().pending_email).toBe('second-choice@example.com');
     expect((await confirm(asker.access, first)).json().code).toBe('email_change_invalid');
     const second = (await lastLinkTo('second-choice@example.com')).searchParams.get('token')!;
     expect((await confirm(asker.access, second)).json().email).toBe('second-choice@example.com');
   });
 
-  test('uniqueness: at request time (409) and again at confirmation', async () => {
-    await t.createUser({ email: 'holder@example.com' });
-    await t.createUser({ email: 'wanter@example.com' });
-    const wanter = await t.login('wanter@example.com');
-    const taken = await patch(wanter.access, { email: 'HOLDER@example.com' });
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json()).toMatchObject({ code: 'email_taken', errors: { email: expect.any(String) } });
+  test('a new e-mail needs the current password: missing or wrong → 400 errors.current_password, nothing changes or is sent', async () => {
+    const row = await t.createUser({ email: 'keeper@example.com', username: 'keeper' });
+    const { access } = await t.login('keeper@example.com');
+    const other = await t.login('keeper@example.com');
+    const sent = sink.messages.length;
+    const wanted = { email: 'attacker@example.net', username: 'mallory', first_name: 'Mallory' };
+    const cases: [object, string][] = [
+      [wanted, 'validation_error'],
+      [{ ...wanted, current_password: '' }, 'validation_error'],
+      [{ ...wanted, current_password: `${PASSWORD}x` }, 'invalid_password'],
+    ];
+    for (const [payload, code] of cases) {
+      const res = await patch(access, payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code, errors: { current_password: expect.any(String) } });
+    }
+    // Nothing changed, nothing pending, nothing sent; every session goes on.
+    expect(sink.messages.length).toBe(sent);
+    expect((await me(access)).json()).toMatchObject({
+      email: 'keeper@example.com',
+      username: 'keeper',
+      first_name: '',
+      pending_email: null,
+    });
+    expect(await t.db.selectFrom('email_changes').selectAll().where('user_id', '=', row.id).execute()).toEqual([]);
+    expect((await me(other.access)).statusCode).toBe(200);
 
-    await patch(wanter.access, { email: 'contested@example.com' });
+    // Not asked for when the e-mail does not change (a whole form sent back as it was).
+    expect((await patch(access, { email: 'KEEPER@example.com', first_name: 'Kee' })).statusCode).toBe(200);
+    // The right one: pending, and the link goes out.
+    const ok = await patch(access, { email: 'Keeper.New@example.net', current_password: PASSWORD });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ email: 'keeper@example.com', pending_email: 'keeper.new@example.net' });
+    expect((await lastLinkTo('keeper.new@example.net')).pathname).toBe('/profile/confirm-email');
+    expect(mailsTo('attacker@example.net')).toEqual([]);
+  });
+
+  test('the address in effect is told of the request (French, then English), without the link', async () => {
+    await t.createUser({ email: 'told@example.com', username: 'told' });
+    const { access } = await t.login('told@example.com');
+    const res = await patch(access, { email: 'told-new@example.net', current_password: PASSWORD });
+    expect(res.statusCode).toBe(200);
+    const notices = mailsTo('told@example.com');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.to).toEqual(['told@example.com']); // its own message: the new address is not copied
+    const parsed = await simpleParser(notices[0]!.raw);
+    expect(parsed.subject).toBe(EMAIL_CHANGE_NOTICE_SUBJECT);
+    const text = parsed.text ?? '';
+    const fr = text.indexOf('la nouvelle adresse serait told-new@example.net');
+    const en = text.indexOf('the new address would be told-new@example.net');
+    expect(fr).toBeGreaterThanOrEqual(0);
+    expect(en).toBeGreaterThan(fr);
+    const token = (await lastLinkTo('told-new@example.net')).searchParams.get('token')!;
+    expect(text).not.toContain(token);
+    expect(text).not.toMatch(/https?:\/\//);
+  });
+
+  test('the notice to the address in effect is best effort: its refusal does not undo the request', async () => {
+    await t.createUser({ email: 'dead-box@example.com' });
+    const { access } = await t.login('dead-box@example.com');
+    sink.rejectRecipients.add('dead-box@example.com');
+    const res = await patch(access, { email: 'live-box@example.net', current_password: PASSWORD });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().pending_email).toBe('live-box@example.net');
+    expect(mailsTo('live-box@example.net')).toHaveLength(1);
+  });
+
+  test('an address that has an account: the same answer as any other, its owner gets a notice (no link), nothing changes', async () => {
+    const holder = await t.createUser({ email: 'holder@example.com', username: 'holder', first_name: 'Hold' });
+    await t.createUser({ email: 'wanter@example.com', username: 'wanter' });
+    const wanter = await t.login('wanter@example.com');
+    const holderSession = await t.login('holder@example.com');
+
+    const free = await patch(wanter.access, { email: 'nobody-yet@example.com', current_password: PASSWORD });
+    const freeMe = (await me(wanter.access)).json();
+    const taken = await patch(wanter.access, { email: 'HOLDER@example.com', current_password: PASSWORD });
+    const takenMe = (await me(wanter.access)).json();
+    // The same answer, now and on a reload: only the address asked for differs.
+    expect([free.statusCode, taken.statusCode]).toEqual([200, 200]);
+    expect(taken.json()).toMatchObject({ email: 'wanter@example.com', pending_email: 'holder@example.com' });
+    expect(free.json()).toMatchObject({ email: 'wanter@example.com', pending_email: 'nobody-yet@example.com' });
+    const same = (body: object) => ({ ...body, pending_email: '…' });
+    expect(same(taken.json())).toEqual(same(free.json()));
+    expect(same(takenMe)).toEqual(same(freeMe));
+    expect(takenMe.pending_email).toBe('holder@example.com');
+    expect(Object.keys(taken.headers).sort()).toEqual(Object.keys(free.headers).sort());
+    // The requester's own address hears of both alike.
+    expect(mailsTo('wanter@example.com')).toHaveLength(2);
+
+    // The holder gets a notice, no link; nothing of their account changes and their session goes on.
+    const notices = mailsTo('holder@example.com');
+    expect(notices).toHaveLength(1);
+    const parsed = await simpleParser(notices[0]!.raw);
+    expect(parsed.subject).toBe(EMAIL_IN_USE_SUBJECT);
+    expect(parsed.text).toContain('Elle est déjà celle de votre compte\u00a0: rien n’a été modifié');
+    expect(parsed.text).toContain('It already belongs to your account: nothing was changed');
+    expect(parsed.text).not.toMatch(/https?:\/\/|token=/);
+    const holderRow = await t.db
+      .selectFrom('users')
+      .select(['email', 'username', 'first_name', 'password_hash'])
+      .where('id', '=', holder.id)
+      .executeTakeFirstOrThrow();
+    expect(holderRow).toEqual({
+      email: holder.email,
+      username: holder.username,
+      first_name: 'Hold',
+      password_hash: holder.password_hash,
+    });
+    expect((await me(holderSession.access)).json()).toMatchObject({ email: 'holder@example.com', first_name: 'Hold' });
+    expect((await t.login('holder@example.com')).access).toEqual(expect.any(String));
+    // The replaced link (to the free address) no longer works, as after any newer request.
+    const freeToken = (await lastLinkTo('nobody-yet@example.com')).searchParams.get('token')!;
+    expect((await confirm(wanter.access, freeToken)).json().code).toBe('email_change_invalid');
+    expect((await me(wanter.access)).json().email).toBe('wanter@example.com');
+  });
+
+  test('uniqueness is checked again at confirmation', async () => {
+    await t.createUser({ email: 'late-wanter@example.com' });
+    const wanter = await t.login('late-wanter@example.com');
+    await patch(wanter.access, { email: 'contested@example.com', current_password: PASSWORD });
     const token = (await lastLinkTo('contested@example.com')).searchParams.get('token')!;
     await t.createUser({ email: 'contested@example.com' }); // someone got it meanwhile
     const res = await confirm(wanter.access, token);
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('email_taken');
-    expect((await me(wanter.access)).json().email).toBe('wanter@example.com');
+    expect((await me(wanter.access)).json().email).toBe('late-wanter@example.com');
   });
 
   test('the relay refuses the mail (550 at RCPT): 502 email_send_failed, nothing pending, other changes not applied', async () => {
     await t.createUser({ email: 'refused@example.com' });
     const { access } = await t.login('refused@example.com');
     sink.rejectRecipients.add('nobody-here@example.com');
-    const res = await patch(access, { email: 'nobody-here@example.com', first_name: 'Nope' });
+    const res = await patch(access, {
+      email: 'nobody-here@example.com',
+      current_password: PASSWORD,
+      first_name: 'Nope',
+    });
     expect(res.statusCode).toBe(502);
     expect(res.json().code).toBe('email_send_failed');
     expect(mailsTo('nobody-here@example.com')).toEqual([]);
@@ -243,7 +363,7 @@ describe('e-mail change', () => {
       const { access } = await down.login('norelay@example.com');
       const send = (payload: object) =>
         down.app.inject({ method: 'PATCH', url: '/api/users/me/', headers: bearer(access), payload });
-      const res = await send({ email: 'unreachable@example.com', first_name: 'Nope' });
+      const res = await send({ email: 'unreachable@example.com', current_password: PASSWORD, first_name: 'Nope' });
       expect(res.statusCode).toBe(502);
       expect(res.json().code).toBe('email_send_failed');
       expect((await send({})).json()).toMatchObject({ pending_email: null, first_name: '' });
@@ -345,5 +465,48 @@ describe('password checks are rate limited per user', () => {
       payload: { first_name: 'Still', email: 'guesser@example.com' },
     });
     expect(names.statusCode).toBe(200);
+  });
+
+  test('wrong passwords sent with an e-mail change draw on that budget too', async () => {
+    await small.createUser({ email: 'mail-guesser@example.com' });
+    const { access } = await small.login('mail-guesser@example.com');
+    const send = (current_password: string) =>
+      small.app.inject({
+        method: 'PATCH',
+        url: '/api/users/me/',
+        headers: bearer(access),
+        payload: { email: 'elsewhere@example.net', current_password },
+      });
+    for (const guess of ['guess-1', 'guess-2', 'guess-3']) expect((await send(guess)).statusCode).toBe(400);
+    const limited = await send(PASSWORD);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().code).toBe('rate_limited');
+    expect(small.mails.filter((m) => m.to === 'elsewhere@example.net')).toEqual([]);
+  });
+
+  test('username changes have their own budget of the same size', async () => {
+    await small.createUser({ email: 'renamer@example.com', username: 'renamer' });
+    await small.createUser({ email: 'named@example.com', username: 'named' });
+    const { access } = await small.login('renamer@example.com');
+    const send = (payload: object) =>
+      small.app.inject({ method: 'PATCH', url: '/api/users/me/', headers: bearer(access), payload });
+    expect((await send({ username: 'named' })).statusCode).toBe(409);
+    expect((await send({ username: 'renamed-1' })).statusCode).toBe(200);
+    // Sending the username in effect is no change: not counted.
+    expect((await send({ username: 'renamed-1', first_name: 'R' })).statusCode).toBe(200);
+    expect((await send({ username: 'renamed-2' })).statusCode).toBe(200);
+    const limited = await send({ username: 'named-or-not' });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().code).toBe('rate_limited');
+    expect(limited.headers['retry-after']).toBeDefined();
+    expect((await send({})).json().username).toBe('renamed-2');
+    // The password checks keep their own budget.
+    const post = await small.app.inject({
+      method: 'POST',
+      url: '/api/users/me/mfa/disable/',
+      headers: bearer(access),
+      payload: { password: 'x' },
+    });
+    expect(post.statusCode).toBe(400);
   });
 });

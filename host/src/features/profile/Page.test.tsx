@@ -61,6 +61,7 @@ describe('/profile: personal information (spec §5, §6)', () => {
     const email = infoSection().getByLabelText('Adresse e-mail');
     await user.clear(email);
     await user.type(email, 'new@example.com');
+    await user.type(await infoSection().findByLabelText('Mot de passe actuel'), 'my-secret');
     await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
 
     expect(await screen.findByTestId('profile-pending-email')).toHaveTextContent(
@@ -68,7 +69,7 @@ describe('/profile: personal information (spec §5, §6)', () => {
     );
     const patch = calls.find((c) => c.method === 'PATCH')!;
     expect(patch.path).toBe('/api/users/me/');
-    expect(patch.body).toEqual({ first_name: 'Janet', email: 'new@example.com' });
+    expect(patch.body).toEqual({ first_name: 'Janet', email: 'new@example.com', current_password: 'my-secret' });
     expect(noticeTitles()).toEqual(['success:Profil mis à jour avec succès']);
     // The session user follows (top bar), and the e-mail in effect is still the current one.
     expect(useSession.getState().user).toMatchObject({
@@ -78,7 +79,95 @@ describe('/profile: personal information (spec §5, §6)', () => {
     });
     // (the fields are reset: re-mounted inputs)
     await waitFor(() => expect(infoSection().getByLabelText('Adresse e-mail')).toHaveValue('jane@example.com'));
+    // The e-mail is the current one again: no password field left.
+    expect(infoSection().queryByLabelText('Mot de passe actuel')).not.toBeInTheDocument();
   });
+
+  it('asks for the current password only while the e-mail differs, and sends none otherwise', async () => {
+    signIn();
+    const { calls } = mockApi((c) =>
+      c.method === 'PATCH' ? jsonResponse(200, { ...USER, first_name: 'Janet' }) : jsonResponse(200, USER),
+    );
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    expect(screen.queryByTestId('profile-current-password')).not.toBeInTheDocument();
+    const email = infoSection().getByLabelText('Adresse e-mail');
+    await user.clear(email);
+    await user.type(email, 'other@example.com');
+    expect(await infoSection().findByLabelText('Mot de passe actuel')).toBeInTheDocument();
+    expect(infoSection().getByText(/confirmez avec votre mot de passe actuel/)).toBeInTheDocument();
+
+    // Required while shown: nothing is sent without it.
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(
+      await infoSection().findByText('Veuillez saisir votre mot de passe actuel pour changer d’adresse e-mail'),
+    ).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+
+    // Back to the same address (any case): the field goes, with what was typed in it.
+    await user.type(infoSection().getByLabelText('Mot de passe actuel'), 'typed');
+    await user.clear(email);
+    await user.type(email, 'JANE@example.com');
+    await waitFor(() => expect(screen.queryByTestId('profile-current-password')).not.toBeInTheDocument());
+    const first = infoSection().getByLabelText('Prénom');
+    await user.clear(first);
+    await user.type(first, 'Janet');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(noticeTitles()).toEqual(['success:Profil mis à jour avec succès']));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ first_name: 'Janet' });
+  });
+
+  it.each([
+    ['fr', 'invalid_password', 'Mot de passe actuel incorrect', 'Erreur lors de la mise à jour du profil'],
+    ['en', 'invalid_password', 'The current password is incorrect', 'Error updating profile'],
+    [
+      'fr',
+      'validation_error',
+      'Veuillez saisir votre mot de passe actuel pour changer d’adresse e-mail',
+      'Erreur lors de la mise à jour du profil',
+    ],
+    [
+      'en',
+      'validation_error',
+      'Please enter your current password to change your e-mail address',
+      'Error updating profile',
+    ],
+  ])(
+    '(%s) a 400 %s on current_password is shown on that field in the chosen language',
+    async (lng, code, shown, title) => {
+      if (lng === 'en') await act(() => changeLanguage('en'));
+      signIn();
+      const { calls } = mockApi((c) =>
+        c.method === 'PATCH'
+          ? jsonResponse(400, {
+              detail: 'The password is not correct.',
+              code,
+              errors: { current_password: 'SERVER TEXT: The password is not correct.' },
+            })
+          : jsonResponse(200, USER),
+      );
+      renderPage(<ProfilePage />);
+      const user = userEvent.setup();
+      const email = infoSection().getByLabelText(lng === 'en' ? 'E-mail address' : 'Adresse e-mail');
+      await user.clear(email);
+      await user.type(email, 'new@example.com');
+      const password = await infoSection().findByLabelText(lng === 'en' ? 'Current password' : 'Mot de passe actuel');
+      await user.type(password, 'wrong-one');
+      await user.click(screen.getByRole('button', { name: lng === 'en' ? 'Save' : 'Enregistrer' }));
+
+      const message = await infoSection().findByText(shown);
+      // On the password field itself (its error list), not elsewhere in the form.
+      expect(message.closest('.ant-form-item')).toContainElement(password);
+      expect(screen.queryByText(/SERVER TEXT/)).not.toBeInTheDocument();
+      expect(noticeTitles()).toEqual([`error:${title}`]);
+      expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({
+        email: 'new@example.com',
+        current_password: 'wrong-one',
+      });
+      // Nothing was taken: the e-mail in effect and the session's user are unchanged.
+      expect(useSession.getState().user).toMatchObject({ email: 'jane@example.com' });
+    },
+  );
 
   it('an e-mail change awaiting its link shows from the session’s user, as GET /api/users/me/ gives it at start-up', async () => {
     signIn({ ...USER, pending_email: 'new@example.com' });

@@ -10,6 +10,7 @@ import { notify } from '@qc/ui-state';
 import { useEffect } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { PasswordInput } from '../login/PasswordInput';
 import { useUpdateProfile } from './profile.queries';
 
 interface ProfileValues {
@@ -17,6 +18,8 @@ interface ProfileValues {
   email: string;
   first_name: string;
   last_name: string;
+  /** Asked for only while the e-mail differs from the current one (the API requires it then). */
+  current_password?: string;
 }
 
 /** The API's username rule (Django's): letters, digits and @ . + - _ (kept here: no zod in the page). */
@@ -53,7 +56,17 @@ export function profileFieldError(
   return t('profile.info.too_long', { max: NAME_MAX });
 }
 
-/** Only what changed is sent; an external user sends only first and last name (spec §5, §6). */
+/** True when `email` (as typed) is another address than the user's: the current password is then needed. */
+export function emailChanged(user: CurrentUser, email: unknown): boolean {
+  if (user.is_external || typeof email !== 'string') return false;
+  const v = email.trim().toLowerCase();
+  return v !== '' && v !== user.email.toLowerCase();
+}
+
+/**
+ * Only what changed is sent; an external user sends only first and last name (spec §5, §6). A new
+ * e-mail goes with the current password.
+ */
 export function profileChanges(user: CurrentUser, v: ProfileValues): ProfileUpdate {
   const changes: ProfileUpdate = {};
   const first = v.first_name.trim();
@@ -63,14 +76,18 @@ export function profileChanges(user: CurrentUser, v: ProfileValues): ProfileUpda
   if (!user.is_external) {
     if (v.username !== user.username) changes.username = v.username;
     const email = v.email.trim();
-    if (email.toLowerCase() !== user.email.toLowerCase()) changes.email = email;
+    if (email.toLowerCase() !== user.email.toLowerCase()) {
+      changes.email = email;
+      changes.current_password = v.current_password ?? '';
+    }
   }
   return changes;
 }
 
 /**
  * Username, e-mail, first and last name (spec §5: username and e-mail required and valid). A new
- * e-mail takes effect once the link sent to it is confirmed: the form then says where it was sent.
+ * e-mail needs the current password (the field shows only while the e-mail differs) and takes effect
+ * once the link sent to it is confirmed: the form then says where it was sent.
  * External users may change only their first and last name (the other fields are disabled).
  */
 export function ProfileForm({ user }: { user: CurrentUser }) {
@@ -80,6 +97,8 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
   // The session's user holds it (GET /api/users/me/): it is still shown after a reload.
   const pendingEmail = user.pending_email;
   const external = user.is_external;
+  const emailValue: unknown = Form.useWatch('email', form);
+  const askPassword = emailChanged(user, emailValue);
 
   // The user changed elsewhere (re-read, MFA…): follow it unless the form is being edited.
   useEffect(() => {
@@ -101,10 +120,14 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
       const { status, code, errors = {} } = readApiError(error);
       const fields: { name: keyof ProfileValues; errors: string[] }[] = [];
       if (code === 'username_taken') fields.push({ name: 'username', errors: [t('profile.info.username_taken')] });
-      else if (code === 'email_taken') fields.push({ name: 'email', errors: [t('profile.info.email_taken')] });
       else {
         for (const name of ['username', 'email', 'first_name', 'last_name'] as const) {
           if (errors[name]) fields.push({ name, errors: [profileFieldError(t, name, values[name], external)] });
+        }
+        // Wrong (invalid_password) or missing: chosen by the code, never the API's words.
+        if (errors.current_password) {
+          const key = code === 'invalid_password' ? 'current_password_wrong' : 'current_password_required';
+          fields.push({ name: 'current_password', errors: [t(`profile.info.${key}`)] });
         }
       }
       form.setFields(fields);
@@ -195,6 +218,19 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
             <Input autoComplete="family-name" data-testid="profile-last-name" />
           </Form.Item>
         </Col>
+        {askPassword ? (
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="current_password"
+              label={t('profile.info.current_password')}
+              extra={t('profile.info.current_password_help')}
+              preserve={false}
+              rules={[{ required: true, message: t('profile.info.current_password_required') }]}
+            >
+              <PasswordInput autoComplete="current-password" data-testid="profile-current-password" />
+            </Form.Item>
+          </Col>
+        ) : null}
       </Row>
       {pendingEmail ? (
         <Alert
