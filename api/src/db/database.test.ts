@@ -101,6 +101,25 @@ sqliteOnly(
   },
 );
 
+sqliteOnly(
+  'a full disk is reported as such: the rollback after SQLite ended the transaction itself does not hide it',
+  () =>
+    withMigrated(async (handle) => {
+      const { page_count } = (await sql<{ page_count: number }>`pragma page_count`.execute(handle.db)).rows[0]!;
+      await sql.raw(`pragma max_page_count = ${page_count + 2}`).execute(handle.db);
+      const err = await handle.db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`create table big (x text)`.execute(trx);
+          for (let i = 0; i < 50; i++) await sql`insert into big values (${'y'.repeat(100_000)})`.execute(trx);
+        })
+        .catch((e: unknown) => e);
+      expect(String(err)).toMatch(/database or disk is full/);
+      // And the connection is usable afterwards.
+      expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows).toEqual([{ one: 1 }]);
+    }),
+);
+
 test('foreign keys are enforced (both databases)', () =>
   withMigrated(async (handle) => {
     const orphan = handle.db

@@ -64,7 +64,14 @@ function withStatementCache(database: SqliteDatabase.Database) {
       // Several processes write this file (api workers, the CLI). A transaction that reads before it
       // writes would get SQLITE_BUSY, without waiting, if another process wrote in between: each one
       // takes the write lock when it begins (waiting up to busy_timeout for it).
-      const text = sqlText === 'begin' ? 'begin immediate' : sqlText;
+      // SQLite ends a transaction by itself on some errors (a full disk, an I/O error): Kysely's
+      // rollback would then fail with "no transaction is active" and hide the error that matters.
+      const text =
+        sqlText === 'begin'
+          ? 'begin immediate'
+          : sqlText === 'rollback' && !database.inTransaction
+            ? 'select 0 where 0'
+            : sqlText;
       let statement = cache.get(text);
       if (statement) {
         cache.delete(text); // most recently used last: the Map's first key is the one to evict
@@ -82,6 +89,10 @@ function openPostgres(url: string, poolMax: number, log: ErrorLogger): Db {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolMax,
+    // A server that stops answering (a hung host, a dropped network) must not hold every request
+    // forever: a connection is given up after 5 s, and TCP keepalive finds dead ones.
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
     // Timestamps and counters are bigint; epoch ms and counts fit a JS number exactly.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>

@@ -12,14 +12,35 @@ export const FASTIFY_CODES: Record<string, string> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: BAD_REQUEST,
   FST_ERR_CTP_INVALID_JSON_BODY: BAD_REQUEST,
 };
+const DATABASE_UNAVAILABLE = 'database_unavailable';
+
 /** Every code this handler can produce by itself (checked against @qc/contracts ERROR_CODES). */
 export const HANDLER_CODES = [
   ...Object.values(FASTIFY_CODES),
   BAD_REQUEST,
   RATE_LIMITED,
+  DATABASE_UNAVAILABLE,
   'validation_error',
   'internal_error',
 ];
+
+// The database cannot be reached or written for now (not a fault of this request, nor a bug):
+// a socket error, PostgreSQL's shutdown and connection classes (57P, 08), the pool's connect
+// timeout, SQLite still locked after busy_timeout, a full disk or an I/O error.
+const UNAVAILABLE_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|57P0[123]|08\d{3}|SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY)(_\w+)?)$/;
+const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect)/;
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) ||
+    (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message))
+  );
+}
+
+/** Seconds a client (the Haraka plugin, a browser) is asked to wait before trying again. */
+export const DATABASE_RETRY_AFTER_S = 5;
 
 function validationErrors(error: FastifyError): Record<string, string> {
   const errors: Record<string, string> = {};
@@ -57,6 +78,13 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (status >= 400 && status < 500) {
     const code = FASTIFY_CODES[error.code] ?? (status === 429 ? RATE_LIMITED : BAD_REQUEST);
     return reply.status(status).send({ detail: error.message, code });
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.error({ err: error }, 'database unavailable');
+    return reply
+      .status(503)
+      .header('retry-after', String(DATABASE_RETRY_AFTER_S))
+      .send({ detail: 'The database is not answering. Try again shortly.', code: DATABASE_UNAVAILABLE });
   }
   request.log.error({ err: error }, 'unhandled error');
   return reply.status(500).send({ detail: 'Internal server error.', code: 'internal_error' });

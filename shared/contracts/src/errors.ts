@@ -29,7 +29,7 @@ export const ERROR_CODES = [
   'rate_limited', // 429, with a Retry-After header
   'internal_error', // 500
   'email_send_failed', // 502, the confirmation e-mail could not be handed to the SMTP relay
-  'database_unavailable', // 503, /api/health/
+  'database_unavailable', // 503 with Retry-After: /api/health/, or any route while the database cannot be reached
   'remotes_unavailable', // 503, /remotes.json cannot be read
   // Quarantine (DESIGN §4)
   'email_not_found', // 404, unknown e-mail or none of its recipients is the caller's ("Email not found")
