@@ -2,6 +2,11 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from './http-error';
 
+/** What services that log their own failures need of Fastify's request logger. */
+export interface ErrorLogger {
+  error(obj: object, msg: string): void;
+}
+
 const BAD_REQUEST = 'bad_request';
 const RATE_LIMITED = 'rate_limited';
 

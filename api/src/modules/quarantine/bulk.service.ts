@@ -1,5 +1,6 @@
 import type { BulkItemResult, BulkRequest, BulkResponse } from '@qc/contracts';
 import type { AppContext } from '../../app-context';
+import type { ErrorLogger } from '../../lib/error-handler';
 import { HttpError } from '../../lib/http-error';
 import type { RelayTimeouts } from '../../lib/smtp-relay';
 import { deleteMessage, type Actor } from './quarantine.service';
@@ -9,10 +10,6 @@ type Deps = Pick<AppContext, 'db' | 'config'>;
 
 /** Ids acted on at once: releases wait on the relay, so a few run side by side (each claims its rows). */
 export const BULK_CONCURRENCY = 4;
-
-interface ErrorLogger {
-  error(obj: object, msg: string): void;
-}
 
 /** Runs `fn` over `items` with at most `limit` running at once; results in the items' order. */
 async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -54,6 +51,7 @@ export async function bulkAction(
         confirmResend: false,
         timeouts: options.timeouts,
         breaker,
+        log,
       });
       return { id, status: released.status };
     } catch (err) {

@@ -198,6 +198,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
     async (request) =>
       releaseMessage(ctx, actorOf(request), request.params.id, {
         confirmResend: request.body?.confirm_resend === true,
+        log: request.log,
       }),
   );
 

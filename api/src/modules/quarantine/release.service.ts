@@ -1,9 +1,10 @@
 import { isSafeEnvelopeAddress, type ReleaseDelivery, type ReleaseResponse } from '@qc/contracts';
 import type { AppContext } from '../../app-context';
 import type { DeliveryOutcome, RecipientStatus } from '../../db/schema';
+import { isDatabaseUnavailable, type ErrorLogger } from '../../lib/error-handler';
 import { HttpError } from '../../lib/http-error';
 import { relayRaw, type RelayResult, type RelayTimeouts } from '../../lib/smtp-relay';
-import { claimForRelease, findMessage, findRaw, finishRelease } from './quarantine.repository';
+import { claimForRelease, findMessage, findRaw, finishRelease, type FinishInput } from './quarantine.repository';
 import {
   emailNotFound,
   historyRow,
@@ -113,6 +114,33 @@ export interface RelayBreaker {
   down: boolean;
 }
 
+/** Waits before each new attempt to record an outcome the relay already gave. */
+export const RECORD_RETRY_MS = [250, 1_000, 4_000];
+
+/**
+ * Records a delivery attempt's outcome. The mail has gone (or not) whatever the database does
+ * next: a short outage is waited out, and if it lasts, the relay's answer is logged with the ids
+ * (the claim then stays "under way", so nobody can resend it without confirming).
+ */
+async function recordOutcome(deps: Deps, log: ErrorLogger | undefined, input: FinishInput): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await finishRelease(deps.db, input);
+    } catch (err) {
+      const wait = RECORD_RETRY_MS[attempt];
+      if (wait === undefined || !isDatabaseUnavailable(err)) {
+        const { messageId, deliveryId, outcome, response, accepted, rejected } = input;
+        log?.error(
+          { err, messageId, deliveryId, outcome, response, accepted, rejected },
+          'a release outcome could not be recorded',
+        );
+        throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
 /**
  * Releases a message to the recipients the caller acts for that are still held: claims them
  * (pending | release_failed → releasing; with confirm_resend also release_unknown and stale claims),
@@ -128,6 +156,7 @@ export async function releaseMessage(
     timeouts?: RelayTimeouts;
     /** Shared by the releases of one bulk action: see RelayBreaker. */
     breaker?: RelayBreaker;
+    log?: ErrorLogger;
   },
 ): Promise<ReleaseResponse> {
   const { user } = actor.auth;
@@ -211,7 +240,7 @@ export async function releaseMessage(
     outcome = interpret(result, recipients);
   }
 
-  await finishRelease(deps.db, {
+  await recordOutcome(deps, options.log, {
     messageId: id,
     deliveryId,
     outcome: outcome.outcome,

@@ -1,5 +1,6 @@
 import { createServer, type Socket } from 'node:net';
-import { bearer, createTestApp, freePort, type TestApp } from '../../test/helpers';
+import { bearer, createTestApp, freePort, sqliteOnly, type TestApp } from '../../test/helpers';
+import SqliteDatabase from 'better-sqlite3';
 import {
   domainCounters,
   globalCounters,
@@ -695,4 +696,32 @@ test('the counters equal a recount after everything above', async () => {
       .execute();
     expect(await domainCounters(t, domain)).toEqual(Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])));
   }
+});
+
+describe('recording the outcome', () => {
+  sqliteOnly(
+    'a database locked while the relay answers: the outcome is recorded once the lock is gone, not lost',
+    async () => {
+      const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'locked at the end' }));
+      sink.delayMs = 300;
+      const answer = release('ann@a.example', id);
+      // Once the rows are claimed, another process takes the write lock for longer than busy_timeout (5 s).
+      while ((await statuses(id))['ann@a.example'] !== 'releasing') await tick();
+      const other = new SqliteDatabase((t.config.database as { file: string }).file);
+      try {
+        other.exec('begin immediate');
+        await new Promise((r) => setTimeout(r, 5_500));
+        other.exec('rollback');
+        const res = await answer;
+        expect([res.statusCode, res.json().status]).toEqual([200, 'released']);
+      } finally {
+        other.close();
+      }
+      expect(sink.messages.filter((m) => m.raw.includes('locked at the end'))).toHaveLength(1);
+      expect(await statuses(id)).toEqual({ 'ann@a.example': 'released' });
+      expect((await historyOf(id)).map((h) => [h.action, h.result])).toEqual([['release', 'success']]);
+      await expectCountersConsistent();
+    },
+    30_000,
+  );
 });
