@@ -299,8 +299,11 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
       allAccepted.length + allRejected.length > 0 &&
       accepted.length === allAccepted.length &&
       rejected.length === allRejected.length;
+    // An attempt still "in progress" past the stale time is one whose process died: its outcome is
+    // as unknown as its recipients' (shown release_unknown), not still coming.
+    const dead = delivery.outcome === 'in_progress' && delivery.started_at < staleBefore;
     attempt = {
-      outcome: outcomeSeenBy(delivery.outcome, accepted, rejected),
+      outcome: dead ? 'release_unknown' : outcomeSeenBy(delivery.outcome, accepted, rejected),
       started_at: iso(delivery.started_at),
       finished_at: delivery.finished_at === null ? null : iso(delivery.finished_at),
       by: delivery.actor_email,

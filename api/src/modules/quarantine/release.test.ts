@@ -348,8 +348,23 @@ describe('release through a real SMTP relay', () => {
     const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject }));
     const old = Date.now() - 60 * 60 * 1000;
     await t.db
+      .insertInto('quarantine_deliveries')
+      .values({
+        id: `DEAD-${id}`,
+        message_id: id,
+        actor_id: null,
+        actor_email: 'ann@a.example',
+        started_at: old,
+        finished_at: null,
+        outcome: 'in_progress',
+        response: null,
+        accepted: '[]',
+        rejected: '[]',
+      })
+      .execute();
+    await t.db
       .updateTable('quarantine_recipients')
-      .set({ status: 'releasing', updated_at: old, delivery_id: 'DEAD' })
+      .set({ status: 'releasing', updated_at: old, delivery_id: `DEAD-${id}` })
       .where('message_id', '=', id)
       .execute();
     await t.db
@@ -373,7 +388,13 @@ describe('release through a real SMTP relay', () => {
 
   test('a claim left by a process that died (stale releasing) shows as release_unknown and needs confirm_resend', async () => {
     const id = await staleClaim('Crashed release');
-    expect((await detail('ann@a.example', id)).status).toBe('release_unknown');
+    const seen = await detail('ann@a.example', id);
+    // The attempt itself reads as unknown too, not as still under way.
+    expect([seen.status, seen.delivery.outcome, seen.delivery.finished_at]).toEqual([
+      'release_unknown',
+      'release_unknown',
+      null,
+    ]);
     expect((await release('ann@a.example', id)).json().code).toBe('confirm_resend_required');
     const res = await release('ann@a.example', id, { confirm_resend: true });
     expect(res.statusCode).toBe(200);
