@@ -5,6 +5,7 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { BootScreen } from './app/BootScreen';
 import { leaveLogin, LOGIN_PATH, redirectToLogin, usePathname } from './app/location';
 import { PageBackground } from './app/PageBackground';
+import { UnreachableScreen } from './app/UnreachableScreen';
 import { usePreferencesSync } from './app/usePreferencesSync';
 import { LoginPage } from './features/login/LoginPage';
 
@@ -24,6 +25,8 @@ function prefetchShell() {
 export function App() {
   const isLoading = useSession((s) => s.isLoading);
   const isAuthenticated = useSession((s) => s.isAuthenticated);
+  // Start-up could not reach the api: the sign-in is kept, the user stays where they were.
+  const unreachable = useSession((s) => s.unreachable);
   const path = usePathname();
   const hasNotices = useNotices((s) => s.notices.length > 0);
   const [notifyOn, setNotifyOn] = useState(hasNotices);
@@ -39,13 +42,14 @@ export function App() {
   // signed in on /login → the remembered origin or /dashboard.
   const onLogin = path === LOGIN_PATH;
   useLayoutEffect(() => {
-    if (isLoading) return;
+    if (isLoading || unreachable) return;
     if (!isAuthenticated && !onLogin) redirectToLogin();
     else if (isAuthenticated && onLogin) leaveLogin();
-  }, [isLoading, isAuthenticated, onLogin]);
+  }, [isLoading, isAuthenticated, onLogin, unreachable]);
 
   let body;
-  if (isLoading || (isAuthenticated && onLogin) || (!isAuthenticated && !onLogin)) body = <BootScreen />;
+  if (unreachable && !isLoading) body = <UnreachableScreen />;
+  else if (isLoading || (isAuthenticated && onLogin) || (!isAuthenticated && !onLogin)) body = <BootScreen />;
   else if (!isAuthenticated) body = <LoginPage onSubmitStart={prefetchShell} />;
   else
     body = (

@@ -3,6 +3,12 @@ import type host from './host.fr';
 /** `host` namespace, English. */
 const en: typeof host = {
   boot: { loading: 'Loading the console…' },
+  unreachable: {
+    title: 'Cannot reach the service',
+    description: 'The console cannot reach the server. You are still signed in: try again in a few moments.',
+    retry: 'Try again',
+    sign_in_again: 'Sign in again',
+  },
   login: {
     title: 'Sign in',
     session_expired: 'Your session has expired. Please sign in again.',

@@ -1,6 +1,13 @@
 /** `host` namespace, French. Keys mirror host.en.ts exactly (a test checks). */
 const host = {
   boot: { loading: 'Chargement de la console…' },
+  unreachable: {
+    title: 'Service injoignable',
+    description:
+      'La console ne parvient pas à joindre le serveur. Votre session est conservée\u00a0: réessayez dans quelques instants.',
+    retry: 'Réessayer',
+    sign_in_again: 'Se reconnecter',
+  },
   login: {
     title: 'Connexion',
     session_expired: 'Votre session a expiré. Veuillez vous reconnecter.',

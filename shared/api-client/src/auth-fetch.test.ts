@@ -1,5 +1,5 @@
 import { resetSessionForTests, useSession } from '@qc/auth';
-import { api, getDashboardCounts } from './client';
+import { api, errorMessageKey, getDashboardCounts, readApiError } from './client';
 
 function makeJwt(expInSeconds: number, id: string): string {
   const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -128,5 +128,56 @@ describe('api client: Bearer header, refresh on 401, replay once', () => {
     expect(refreshes()).toHaveLength(0);
     expect(localStorage.getItem('accessToken')).toBeNull();
     expect(useSession.getState().isAuthenticated).toBe(false);
+  });
+
+  it('a refresh answered 503 (database down) keeps BOTH tokens and the session; the caller reads "unavailable"; later it works', async () => {
+    const old = makeJwt(-5, 'old');
+    localStorage.setItem('accessToken', old);
+    localStorage.setItem('refreshToken', 'r1');
+    useSession.setState({ isAuthenticated: true, isLoading: false });
+    let down = true;
+    let current = 'none';
+    const { refreshes } = fakeApi({
+      valid: () => current,
+      onRefresh: (b) => {
+        if (down)
+          return new Response(
+            JSON.stringify({ detail: 'The database is not answering.', code: 'database_unavailable' }),
+            {
+              status: 503,
+              headers: { 'Content-Type': 'application/json', 'Retry-After': '5' },
+            },
+          );
+        expect(b.refresh).toBe('r1');
+        current = makeJwt(300, 'new');
+        return json(200, { access: current, refresh: 'r2' });
+      },
+    });
+    const error = await getDashboardCounts().catch((e: unknown) => e);
+    expect(readApiError(error)).toMatchObject({ status: 503, code: 'database_unavailable' });
+    expect(errorMessageKey(error)).toBe('errors.unavailable');
+    expect([localStorage.getItem('accessToken'), localStorage.getItem('refreshToken')]).toEqual([old, 'r1']);
+    expect(useSession.getState()).toMatchObject({ isAuthenticated: true, expired: false });
+    down = false; // the outage ends: the next request (a Reload) refreshes and works
+    await expect(getDashboardCounts()).resolves.toMatchObject({ path: '/api/dashboard/' });
+    expect(refreshes()).toHaveLength(2);
+    expect(localStorage.getItem('refreshToken')).toBe('r2');
+  });
+
+  it('a refresh that gets no answer (network down) keeps the tokens; the caller gets a network error', async () => {
+    const old = makeJwt(-5, 'old');
+    localStorage.setItem('accessToken', old);
+    localStorage.setItem('refreshToken', 'r1');
+    useSession.setState({ isAuthenticated: true, isLoading: false });
+    fakeApi({
+      valid: () => 'x',
+      onRefresh: () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    const error = await getDashboardCounts().catch((e: unknown) => e);
+    expect(errorMessageKey(error)).toBe('errors.network');
+    expect([localStorage.getItem('accessToken'), localStorage.getItem('refreshToken')]).toEqual([old, 'r1']);
+    expect(useSession.getState().isAuthenticated).toBe(true);
   });
 });

@@ -22,7 +22,12 @@ describe('error helpers', () => {
 
   it('maps statuses to translated common keys (the English detail is never shown)', () => {
     expect(errorMessageKey(httpError(429))).toBe('errors.rate_limited');
-    expect(errorMessageKey(httpError(503))).toBe('errors.server');
+    expect(errorMessageKey(httpError(500))).toBe('errors.server');
+    expect(errorMessageKey(httpError(503, { detail: 'down', code: 'database_unavailable' }))).toBe(
+      'errors.unavailable',
+    );
+    expect(errorMessageKey(httpError(503))).toBe('errors.unavailable');
+    expect(errorMessageKey(httpError(502))).toBe('errors.unavailable');
     expect(errorMessageKey(httpError(403))).toBe('errors.forbidden');
     expect(errorMessageKey(new TypeError('x'))).toBe('errors.unknown');
   });

@@ -65,6 +65,10 @@ export function errorMessageKey(error: unknown): string {
   if (status === 403) return 'errors.forbidden';
   if (status === 404) return 'errors.not_found';
   if (status === 429) return 'errors.rate_limited';
+  // 503 database_unavailable (with Retry-After) while the api's database is unreachable; 502/504
+  // from a proxy while the api restarts: temporary, said as such, not as a server fault.
+  if (code === 'database_unavailable' || status === 502 || status === 503 || status === 504)
+    return 'errors.unavailable';
   if (status >= 500) return 'errors.server';
   return 'errors.unknown';
 }

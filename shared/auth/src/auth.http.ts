@@ -59,9 +59,10 @@ export async function postJson<T>(
   return (await res.json()) as T;
 }
 
-export async function fetchCurrentUser(accessToken: string): Promise<CurrentUser> {
+export async function fetchCurrentUser(accessToken: string, signal?: AbortSignal): Promise<CurrentUser> {
   const res = await send(AUTH_PATHS.me, {
     method: 'GET',
+    signal,
     headers: { Accept: 'application/json', Authorization: `Bearer ${accessToken}` },
   });
   return (await res.json()) as CurrentUser;

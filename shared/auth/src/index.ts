@@ -23,6 +23,7 @@ export { refreshTokens, isRefreshing, REFRESH_LOCK_NAME } from './refresh';
 export {
   useSession,
   resetSessionForTests,
+  endsSession,
   type SessionState,
   type LoginOutcome,
   type SecondFactorMethod,

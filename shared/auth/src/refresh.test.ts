@@ -1,5 +1,5 @@
 import { NO_REFRESH_TOKEN_MESSAGE } from './errors';
-import { REFRESH_LOCK_NAME, refreshTokens } from './refresh';
+import { REFRESH_LOCK_NAME, REFRESH_TIMEOUT_MS, refreshTokens } from './refresh';
 import { jsonResponse, makeJwt, mockFetch } from './test-utils/http';
 
 type LockCallback = () => Promise<unknown>;
@@ -66,6 +66,29 @@ describe('single-flight refresh', () => {
     await expect(refreshTokens('stale')).rejects.toMatchObject({ status: 401 });
     await expect(refreshTokens('stale')).resolves.toBe('a2');
     expect(n).toBe(2);
+  });
+
+  it('a refresh the api never answers is given up after REFRESH_TIMEOUT_MS (status 0), freeing the single flight', async () => {
+    jest.useFakeTimers();
+    try {
+      localStorage.setItem('refreshToken', 'r1');
+      let n = 0;
+      mockFetch((c) =>
+        ++n === 1
+          ? new Promise<Response>((_, reject) =>
+              c.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+            )
+          : jsonResponse(200, { access: 'a2', refresh: 'r2' }),
+      );
+      const hung = refreshTokens('stale');
+      const outcome = hung.catch((e: unknown) => e);
+      await jest.advanceTimersByTimeAsync(REFRESH_TIMEOUT_MS + 10);
+      expect(await outcome).toMatchObject({ status: 0, code: 'network_error' });
+      expect(localStorage.getItem('refreshToken')).toBe('r1');
+      await expect(refreshTokens('stale')).resolves.toBe('a2');
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 

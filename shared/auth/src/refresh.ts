@@ -4,6 +4,12 @@ import { AuthError, NoRefreshTokenError } from './errors';
 import { isTokenExpired } from './jwt';
 import { getAccessToken, getRefreshToken, setTokens } from './token.storage';
 
+/**
+ * A refresh the api has not answered after this long is given up (a network error for the caller):
+ * a hung call would otherwise hold the single flight, and every later request, forever.
+ */
+export const REFRESH_TIMEOUT_MS = 20_000;
+
 /** Name of the Web Lock that serialises refreshes across the tabs of this origin. */
 export const REFRESH_LOCK_NAME = 'qc-auth-refresh';
 
@@ -24,7 +30,14 @@ async function rotate(staleAccess: string | null): Promise<string> {
   if (current && current !== staleAccess && !isTokenExpired(current)) return current;
   const refresh = getRefreshToken();
   if (!refresh) throw new NoRefreshTokenError();
-  const pair = await postJson<TokenPair>(AUTH_PATHS.refresh, { refresh });
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), REFRESH_TIMEOUT_MS);
+  let pair: TokenPair;
+  try {
+    pair = await postJson<TokenPair>(AUTH_PATHS.refresh, { refresh }, null, abort.signal);
+  } finally {
+    clearTimeout(timer);
+  }
   if (!pair || typeof pair.access !== 'string')
     throw new AuthError('Malformed refresh answer', 200, 'bad_refresh_answer');
   // Rotation: the server answers a new refresh token too; store both (DESIGN §4).
@@ -40,7 +53,8 @@ async function rotate(staleAccess: string | null): Promise<string> {
  * @param staleAccess the access token the caller found wanting (rejected by a 401, expired or
  *   missing). A stored token different from it and not expired is returned without a refresh.
  * @returns the new access token. Rejects with NoRefreshTokenError ('No refresh token available')
- *   or an AuthError; the caller decides to sign out.
+ *   or an AuthError (status 0: no answer within REFRESH_TIMEOUT_MS); the caller decides to sign
+ *   out, which only a refusal justifies (see endsSession in the session store).
  */
 export function refreshTokens(staleAccess: string | null = getAccessToken()): Promise<string> {
   if (inflight) return inflight;

@@ -1,5 +1,5 @@
-import { AuthError } from './errors';
-import { LOGOUT_TIMEOUT_MS, resetSessionForTests, useSession } from './session.store';
+import { AuthError, NoRefreshTokenError } from './errors';
+import { LOGOUT_TIMEOUT_MS, resetSessionForTests, START_UP_USER_TIMEOUT_MS, useSession } from './session.store';
 import { jsonResponse, makeJwt, mockFetch, USER } from './test-utils/http';
 
 const state = () => useSession.getState();
@@ -61,10 +61,6 @@ describe('start-up check (spec §4)', () => {
   it('a session that ends on its own is "expired"; a sign-out is not, and the next sign-in clears it', async () => {
     useSession.setState({ isLoading: false });
     expect(state().expired).toBe(false); // a first visit, without tokens
-    // A refresh the api could not answer (network, 503) signs out too, without "expired".
-    useSession.setState({ isAuthenticated: true, user: USER });
-    state().expireSession(new AuthError('Failed to fetch', 0, 'network_error'));
-    expect(state()).toMatchObject({ isAuthenticated: false, expired: false });
     useSession.setState({ isAuthenticated: true, user: USER });
     state().expireSession(new AuthError('Refresh token revoked', 401, 'token_invalid'));
     expect(state()).toMatchObject({ isAuthenticated: false, expired: true });
@@ -83,14 +79,93 @@ describe('start-up check (spec §4)', () => {
     expect(state()).toMatchObject({ isAuthenticated: false, expired: false });
   });
 
-  it('with a refresh the api cannot answer (network down) is signed out, but not "expired"', async () => {
-    localStorage.setItem('accessToken', makeJwt(-10));
+  it('with a refresh the api cannot answer (network down) KEEPS the tokens: unreachable, not signed out', async () => {
+    const old = makeJwt(-10);
+    localStorage.setItem('accessToken', old);
     localStorage.setItem('refreshToken', 'r1');
     mockFetch(() => {
       throw new TypeError('Failed to fetch');
     });
     await state().initialize();
-    expect(state()).toMatchObject({ isAuthenticated: false, expired: false });
+    expect(state()).toMatchObject({ isLoading: false, isAuthenticated: false, expired: false, unreachable: true });
+    expect(stored()).toEqual([old, 'r1']);
+  });
+
+  it('a 503 database_unavailable from the refresh keeps the tokens; Retry once the api is back signs in', async () => {
+    const old = makeJwt(-10);
+    localStorage.setItem('accessToken', old);
+    localStorage.setItem('refreshToken', 'r1');
+    let down = true;
+    const fresh = makeJwt(300);
+    const { calls } = mockFetch((c) => {
+      if (down) return jsonResponse(503, { detail: 'The database is not answering.', code: 'database_unavailable' });
+      if (c.url === '/api/auth/refresh/') return jsonResponse(200, { access: fresh, refresh: 'r2' });
+      return jsonResponse(200, USER);
+    });
+    await state().initialize();
+    expect(state()).toMatchObject({ isAuthenticated: false, unreachable: true, expired: false });
+    expect(stored()).toEqual([old, 'r1']);
+    down = false;
+    await state().retryStartUp();
+    expect(calls.map((c) => c.url)).toEqual(['/api/auth/refresh/', '/api/auth/refresh/', '/api/users/me/']);
+    expect(calls[1]!.body).toEqual({ refresh: 'r1' }); // the same refresh token, never thrown away
+    expect(state()).toMatchObject({ isAuthenticated: true, unreachable: false, user: USER });
+    expect(stored()).toEqual([fresh, 'r2']);
+  });
+
+  it('a 5xx from /api/users/me/ with a valid access token keeps the tokens (unreachable)', async () => {
+    const access = makeJwt(300);
+    localStorage.setItem('accessToken', access);
+    localStorage.setItem('refreshToken', 'r1');
+    mockFetch(() => jsonResponse(502));
+    await state().initialize();
+    expect(state()).toMatchObject({ isAuthenticated: false, unreachable: true });
+    expect(stored()).toEqual([access, 'r1']);
+  });
+
+  it('an api that never answers the current user ends in "unreachable" after START_UP_USER_TIMEOUT_MS', async () => {
+    jest.useFakeTimers();
+    try {
+      localStorage.setItem('accessToken', makeJwt(300));
+      localStorage.setItem('refreshToken', 'r1');
+      mockFetch(
+        (c) =>
+          new Promise<Response>((_, reject) =>
+            c.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          ),
+      );
+      const done = state().initialize();
+      await jest.advanceTimersByTimeAsync(START_UP_USER_TIMEOUT_MS + 10);
+      await done;
+      expect(state()).toMatchObject({ isLoading: false, unreachable: true, isAuthenticated: false });
+      expect(localStorage.getItem('refreshToken')).toBe('r1');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('while unreachable, a sign-out in another tab (refresh token gone) signs this tab out too', async () => {
+    localStorage.setItem('accessToken', makeJwt(-10));
+    localStorage.setItem('refreshToken', 'r1');
+    mockFetch(() => jsonResponse(503, { detail: 'down', code: 'database_unavailable' }));
+    await state().initialize();
+    expect(state().unreachable).toBe(true);
+    localStorage.removeItem('refreshToken');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'refreshToken', newValue: null }));
+    expect(state()).toMatchObject({ unreachable: false, isAuthenticated: false, isLoading: false });
+  });
+
+  it('a refusal still signs out at start-up when the user fetch is refused after a 503-free refresh', async () => {
+    localStorage.setItem('accessToken', makeJwt(-10));
+    localStorage.setItem('refreshToken', 'r1');
+    mockFetch((c) =>
+      c.url === '/api/auth/refresh/'
+        ? jsonResponse(200, { access: makeJwt(300), refresh: 'r2' })
+        : jsonResponse(403, { detail: 'inactive', code: 'account_inactive' }),
+    );
+    await state().initialize();
+    expect(state()).toMatchObject({ isAuthenticated: false, unreachable: false });
+    expect(stored()).toEqual([null, null]);
   });
 
   it('with a missing access token and no refresh token is unauthenticated without a call', async () => {
@@ -275,5 +350,27 @@ describe('login, second factor, logout (spec §4)', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+});
+
+describe('expireSession: only a refusal signs out', () => {
+  it('a network error or a 5xx keeps the tokens and the session; 401/403 or no refresh token sign out', () => {
+    useSession.setState({ isAuthenticated: true, isLoading: false, user: USER });
+    localStorage.setItem('accessToken', 'a');
+    localStorage.setItem('refreshToken', 'r');
+    expect(state().expireSession(new AuthError('Failed to fetch', 0, 'network_error'))).toBe(false);
+    expect(state().expireSession(new AuthError('down', 503, 'database_unavailable'))).toBe(false);
+    expect(state().expireSession(new AuthError('bad gateway', 502, 'http_502'))).toBe(false);
+    expect(state().expireSession(new SyntaxError('Unexpected token <'))).toBe(false);
+    expect(state()).toMatchObject({ isAuthenticated: true, user: USER, expired: false });
+    expect(stored()).toEqual(['a', 'r']);
+    expect(state().expireSession(new NoRefreshTokenError())).toBe(true);
+    expect(state()).toMatchObject({ isAuthenticated: false, expired: false });
+    expect(stored()).toEqual([null, null]);
+    useSession.setState({ isAuthenticated: true, user: USER });
+    localStorage.setItem('refreshToken', 'r');
+    expect(state().expireSession(new AuthError('revoked', 403, 'forbidden'))).toBe(true);
+    expect(state()).toMatchObject({ isAuthenticated: false, expired: true });
+    expect(stored()).toEqual([null, null]);
   });
 });

@@ -1,10 +1,17 @@
 import type { CurrentUser, LoginResponse, TokenPair } from '@qc/contracts';
 import { create } from 'zustand';
 import { AUTH_PATHS, fetchCurrentUser, postJson } from './auth.http';
-import { AuthError, NO_PARTIAL_TOKEN_MESSAGE } from './errors';
+import { AuthError, NO_PARTIAL_TOKEN_MESSAGE, NoRefreshTokenError } from './errors';
 import { isTokenExpired } from './jwt';
 import { refreshTokens } from './refresh';
-import { clearTokens, getAccessToken, getRefreshToken, REFRESH_TOKEN_KEY, setTokens } from './token.storage';
+import {
+  ACCESS_TOKEN_KEY,
+  clearTokens,
+  getAccessToken,
+  getRefreshToken,
+  REFRESH_TOKEN_KEY,
+  setTokens,
+} from './token.storage';
 
 export type LoginOutcome = 'authenticated' | 'requires_2fa';
 /** What the second-factor step sends: the authenticator's 6-digit code, or a single-use backup code. */
@@ -22,8 +29,17 @@ export interface SessionState {
    * sign-out: the login page says so. Not in spec §3's list; cleared by the next sign-in.
    */
   expired: boolean;
+  /**
+   * The start-up check could not reach the api (network error, 5xx such as 503
+   * database_unavailable, a malformed answer): the tokens are KEPT and the session is neither signed
+   * in nor signed out. The host shows a "cannot reach the service" screen with Retry
+   * (`retryStartUp`). Only a refusal (401/403, or no refresh token) signs out.
+   */
+  unreachable: boolean;
   /** Start-up check (spec §4). Safe to call more than once: runs once. */
   initialize: () => Promise<void>;
+  /** Runs the start-up check again after it found the api unreachable (no-op otherwise). */
+  retryStartUp: () => Promise<void>;
   /** Rejects with AuthError on failure (401 bad credentials, 429 rate limited...). */
   login: (email: string, password: string) => Promise<LoginOutcome>;
   /**
@@ -37,10 +53,13 @@ export interface SessionState {
   /** Keeps the user fresh (the shell re-reads /api/users/me/). */
   setUser: (user: CurrentUser) => void;
   /**
-   * Refresh failed or no refresh token: clear tokens and the user (the host then shows /login).
-   * `error` is why: only a refusal (401/403: expired or revoked) marks the session `expired`.
+   * A refresh failed. Signs out (clears tokens and the user; the host then shows /login) ONLY when
+   * the api refused the session (401/403: expired or revoked) or there is no refresh token (spec
+   * §4). Any other failure (network, api restarting, 5xx) keeps both tokens and the session: the
+   * caller shows its error, and the next request refreshes again. Returns whether it signed out.
+   * Only a refusal marks the session `expired`. Without an `error` it signs out.
    */
-  expireSession: (error?: unknown) => void;
+  expireSession: (error?: unknown) => boolean;
   /** The login page told the user their session expired: it is not told again. */
   dismissExpired: () => void;
 }
@@ -52,7 +71,25 @@ const signedOut = {
   requires2FA: false,
   partialToken: null,
   expired: false,
+  unreachable: false,
 } as const;
+
+/**
+ * How long the start-up check waits for the current user: an api that accepts the connection but
+ * never answers shows the "cannot reach the service" screen, not an endless spinner.
+ */
+export const START_UP_USER_TIMEOUT_MS = 20_000;
+
+/** The current user, given up (a network error) after START_UP_USER_TIMEOUT_MS. */
+async function currentUserWithin(access: string): Promise<CurrentUser> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), START_UP_USER_TIMEOUT_MS);
+  try {
+    return await fetchCurrentUser(access, abort.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** How long a sign-out waits for the api to revoke the session before signing out locally anyway. */
 export const LOGOUT_TIMEOUT_MS = 5_000;
@@ -60,6 +97,16 @@ export const LOGOUT_TIMEOUT_MS = 5_000;
 /** The api said no to the session (expired, revoked), as opposed to not answering. */
 function isRefusal(error: unknown): boolean {
   return error instanceof AuthError && (error.status === 401 || error.status === 403);
+}
+
+/**
+ * Whether a failed refresh (or start-up check) ends the sign-in: a refusal, or no refresh token to
+ * try (spec §4 'No refresh token available'). A network error, a 5xx (503 database_unavailable,
+ * 502 from a proxy while the api restarts), a 429 or a malformed answer do not: the sign-in is
+ * still valid and works again once the api answers.
+ */
+export function endsSession(error: unknown): boolean {
+  return error instanceof NoRefreshTokenError || isRefusal(error);
 }
 
 let initPromise: Promise<void> | null = null;
@@ -85,17 +132,23 @@ export const useSession = create<SessionState>()((set, get) => {
       if (!access || isTokenExpired(access)) access = await refreshTokens(access);
       let user: CurrentUser;
       try {
-        user = await fetchCurrentUser(access);
+        user = await currentUserWithin(access);
       } catch (e) {
         // Valid by this clock yet refused: it expired on the way, or the clocks disagree. One
         // refresh, as for any other call (a revoked session fails it too).
         if (!(e instanceof AuthError && e.status === 401)) throw e;
-        user = await fetchCurrentUser(await refreshTokens(access));
+        user = await currentUserWithin(await refreshTokens(access));
       }
-      set({ user, isAuthenticated: true, isLoading: false });
+      set({ user, isAuthenticated: true, isLoading: false, unreachable: false });
     } catch (e) {
-      // No refresh token, a refused refresh, or no user: signed out. "Expired" only when the api
-      // refused the session, not when it could not be reached.
+      if (!endsSession(e)) {
+        // The api could not be reached or could not answer (503 while its database is down): the
+        // sign-in may be perfectly valid. Keep the tokens; the host offers Retry.
+        set({ ...signedOut, unreachable: true });
+        return;
+      }
+      // No refresh token, a refused refresh, or a refused user: signed out. "Expired" only when the
+      // api refused a session there was.
       const hadSession = getRefreshToken() !== null;
       clearTokens();
       set({ ...signedOut, expired: hadSession && isRefusal(e) });
@@ -110,13 +163,28 @@ export const useSession = create<SessionState>()((set, get) => {
       if (typeof window !== 'undefined' && !storageListener) {
         // Another tab signed out (its refresh token is gone): follow it.
         storageListener = (e: StorageEvent) => {
-          if ((e.key === REFRESH_TOKEN_KEY || e.key === null) && !getRefreshToken() && get().isAuthenticated) {
+          const { isAuthenticated, unreachable } = get();
+          if (
+            (e.key === REFRESH_TOKEN_KEY || e.key === null) &&
+            !getRefreshToken() &&
+            (isAuthenticated || unreachable)
+          ) {
             set({ ...signedOut });
+          } else if (e.key === ACCESS_TOKEN_KEY && e.newValue && unreachable) {
+            // Another tab got through and stored a new pair: try again with it.
+            void get().retryStartUp();
           }
         };
         window.addEventListener('storage', storageListener);
       }
       if (!initPromise) initPromise = startUp();
+      return initPromise;
+    },
+
+    retryStartUp: () => {
+      if (!get().unreachable) return initPromise ?? Promise.resolve();
+      set({ isLoading: true, unreachable: false });
+      initPromise = startUp();
       return initPromise;
     },
 
@@ -177,9 +245,11 @@ export const useSession = create<SessionState>()((set, get) => {
     },
 
     expireSession: (error) => {
+      if (error !== undefined && !endsSession(error)) return false;
       const wasSignedIn = get().isAuthenticated;
       clearTokens();
       set({ ...signedOut, expired: wasSignedIn && isRefusal(error) });
+      return true;
     },
 
     dismissExpired: () => set({ expired: false }),

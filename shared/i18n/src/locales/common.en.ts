@@ -37,6 +37,7 @@ const en: typeof common = {
     forbidden: 'You do not have the required permissions for this action.',
     not_found: 'Not found.',
     rate_limited: 'Too many requests. Try again in a moment.',
+    unavailable: 'The service is temporarily unavailable. Please try again in a few moments.',
     server: 'Server error. Try again later.',
     unknown: 'An unexpected error occurred. Try again; if the problem persists, contact your administrator.',
   },

@@ -37,6 +37,7 @@ const common = {
     forbidden: 'Vous n’avez pas les droits nécessaires pour cette action.',
     not_found: 'Élément introuvable.',
     rate_limited: 'Trop de requêtes. Réessayez dans quelques instants.',
+    unavailable: 'Le service est momentanément indisponible. Réessayez dans quelques instants.',
     server: 'Erreur du serveur. Réessayez plus tard.',
     unknown:
       'Une erreur inattendue s’est produite. Réessayez\u202f; si le problème persiste, contactez votre administrateur.',
