@@ -320,6 +320,31 @@ describe('quarantine list (mail)', () => {
     await waitFor(() => expect(rows()).toHaveLength(1));
   }, 20_000);
 
+  it('a reload keeps the rows uncovered while it runs, and one that fails keeps them, with the error and a Retry above', async () => {
+    let answer: (res: Response) => void = () => {};
+    let n = 0;
+    mockApi(() =>
+      ++n === 2
+        ? new Promise<Response>((resolve) => (answer = resolve))
+        : jsonResponse(200, { results: [listItem()], next_cursor: null }),
+    );
+    renderQuarantine();
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByTestId('quarantine-reload'));
+    await waitFor(() => expect(n).toBe(2));
+    // Same page, same rows likely: no overlay over them (the button spins instead).
+    expect(screen.getByTestId('quarantine-table').querySelector('.ant-spin-spinning')).toBeNull();
+    act(() => answer(jsonResponse(503, { detail: 'down', code: 'database_unavailable' })));
+    const alert = await screen.findByTestId('quarantine-refetch-error');
+    expect(alert).toHaveTextContent('Erreur lors du chargement de la quarantaine');
+    expect(rows()).toHaveLength(1);
+    expect(screen.queryByTestId('page-error')).toBeNull();
+    await user.click(within(alert).getByRole('button', { name: 'Réessayer' }));
+    await waitFor(() => expect(screen.queryByTestId('quarantine-refetch-error')).toBeNull());
+    expect(rows()).toHaveLength(1);
+  }, 20_000);
+
   it('is in English when the language is English', async () => {
     mockApi(() => jsonResponse(500, { detail: 'boom', code: 'internal_error' }));
     const { i18next } = await import('@qc/i18n');
