@@ -1,7 +1,7 @@
 import { useSession } from '@qc/auth';
-import { ThemeRoot } from '@qc/ui';
+import { retryableLazy, ThemeRoot } from '@qc/ui';
 import { useNotices } from '@qc/ui-state';
-import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { BootScreen } from './app/BootScreen';
 import { leaveLogin, LOGIN_PATH, redirectToLogin, usePathname } from './app/location';
 import { PageBackground } from './app/PageBackground';
@@ -12,8 +12,9 @@ import { LoginPage } from './features/login/LoginPage';
 // The protected shell (router, layout, react-query) and the notice renderer are lazy chunks, so
 // /login downloads neither (notes "A + C").
 const loadShell = () => import(/* webpackChunkName: "shell" */ './shell/RouterShell');
-const RouterShell = lazy(loadShell);
-const NotificationHost = lazy(
+// Retryable: a chunk that failed to download (network loss) is tried again on the next render.
+const RouterShell = retryableLazy(loadShell);
+const NotificationHost = retryableLazy(
   () => import(/* webpackChunkName: "notify" */ './features/notifications/NotificationHost'),
 );
 

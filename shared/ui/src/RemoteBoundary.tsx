@@ -16,6 +16,23 @@ export class RemoteLoadError extends Error {
   }
 }
 
+/**
+ * Whether an error means code did not arrive (as opposed to code that threw): a remote that did not
+ * load, webpack's ChunkLoadError ("Loading chunk 12 failed"), a failed dynamic import, a Module
+ * Federation runtime load failure. Looks through `cause` too.
+ */
+export function isLoadFailure(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 4) return false;
+  if (error instanceof RemoteLoadError || error.name === 'ChunkLoadError') return true;
+  if (
+    /Loading (CSS )?chunk \S+ failed|Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Failed to load script|ScriptExternalLoadError|RUNTIME-00[1378]/i.test(
+      error.message,
+    )
+  )
+    return true;
+  return isLoadFailure((error as { cause?: unknown }).cause, depth + 1);
+}
+
 export type RemoteLoader = () => Promise<{ default: ComponentType } | null | undefined>;
 
 type LazyModule = ReturnType<typeof lazy<ComponentType>>;
@@ -89,8 +106,10 @@ export interface RemoteModuleProps {
 }
 
 /**
- * Loads a remote page behind ONE boundary that handles both "did not load" (lazy rejection) and
- * "threw while rendering", each with a translated Result and a Retry that re-creates the lazy.
+ * Loads a remote page behind ONE boundary that handles both "did not load" (lazy rejection, or a
+ * chunk of the page that did not arrive: ChunkLoadError) and "threw while rendering", each with a
+ * translated Result and a Retry that re-creates the lazy and renders again (a retryableLazy inside
+ * the page then imports its chunk again).
  */
 export function RemoteModule({ id, name, load, fallback, location }: RemoteModuleProps) {
   const [Comp, setComp] = useState(() => lazyFor(id, load));
@@ -100,7 +119,7 @@ export function RemoteModule({ id, name, load, fallback, location }: RemoteModul
       resetKeys={[Comp, location]}
       fallbackRender={({ error, resetErrorBoundary }) => (
         <RemoteFailure
-          kind={error instanceof RemoteLoadError ? 'load' : 'render'}
+          kind={isLoadFailure(error) ? 'load' : 'render'}
           name={name}
           onRetry={() => {
             retry();

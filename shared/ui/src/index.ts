@@ -35,7 +35,9 @@ export {
   RemoteModule,
   RemoteFailure,
   RemoteLoadError,
+  isLoadFailure,
   type RemoteLoader,
   type RemoteModuleProps,
   type RemoteFailureProps,
 } from './RemoteBoundary';
+export { retryableLazy, type RetryableLazy } from './retryable-lazy';

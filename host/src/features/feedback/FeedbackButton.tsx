@@ -1,10 +1,11 @@
 import { CommentOutlined } from '@ant-design/icons';
 import FloatButton from 'antd/es/float-button';
-import { lazy, Suspense, useState } from 'react';
+import { retryableLazy } from '@qc/ui';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 // The dialog (form, upload, its error mapping) is a chunk of its own, fetched on the first click.
-const FeedbackDialog = lazy(() => import(/* webpackChunkName: "feedback" */ './FeedbackDialog'));
+const FeedbackDialog = retryableLazy(() => import(/* webpackChunkName: "feedback" */ './FeedbackDialog'));
 
 /** Spec §2: the floating feedback button, bottom right of every protected page. */
 export function FeedbackButton() {

@@ -1,13 +1,13 @@
 import { useSession } from '@qc/auth';
-import { useDocumentTitle, useThemeToken } from '@qc/ui';
+import { retryableLazy, useDocumentTitle, useThemeToken } from '@qc/ui';
 import { notify } from '@qc/ui-state';
-import { lazy, Suspense, useEffect, type CSSProperties } from 'react';
+import { Suspense, useEffect, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '../controls/LanguageSelect';
 import { ThemeToggle } from '../controls/ThemeToggle';
 import { LoginForm } from './LoginForm';
 
-const TwoFactorStep = lazy(() => import(/* webpackChunkName: "two-factor" */ './TwoFactorStep'));
+const TwoFactorStep = retryableLazy(() => import(/* webpackChunkName: "two-factor" */ './TwoFactorStep'));
 
 export interface LoginPageProps {
   /** Called when a sign-in is submitted: the host starts fetching the shell chunk in parallel. */

@@ -5,16 +5,16 @@ import Col from 'antd/es/col';
 import Row from 'antd/es/row';
 import { errorMessageKey } from '@qc/api-client';
 import type { DashboardCounts } from '@qc/contracts';
-import { PageError, PageHeader, useThemeToken } from '@qc/ui';
+import { PageError, PageHeader, retryableLazy, useThemeToken } from '@qc/ui';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCount } from '../quarantine/quarantine.format';
 import { useStatistics } from '../statistics/statistics.queries';
 import { useDashboardCounts } from './dashboard.queries';
 
 // The charts library is a chunk of its own, shared with the statistics page (DESIGN §2).
-const StatisticsChart = lazy(() => import('../statistics/StatisticsChart'));
+const StatisticsChart = retryableLazy(() => import('../statistics/StatisticsChart'));
 const TREND = { days: '7' } as const;
 /** Tall enough for a readable plot under one line of day labels (no legend: a single series). */
 const TREND_HEIGHT = 240;

@@ -1,10 +1,12 @@
 import Input from 'antd/es/input';
-import { lazy, Suspense } from 'react';
+import { retryableLazy } from '@qc/ui';
+import { Suspense } from 'react';
 import { Field } from './Field';
 import type { CustomRangePickerProps } from './CustomRangePicker';
 
 // A chunk of its own: the picker and dayjs load only when a custom range is shown.
-const CustomRangePicker = lazy(() => import('./CustomRangePicker'));
+// Retryable: a failed download is tried again on the next render, not kept until a reload.
+const CustomRangePicker = retryableLazy(() => import('./CustomRangePicker'));
 
 /** A custom range's two dates, labelled; a disabled input stands in while the picker loads. */
 export function DatesField({ label, ...picker }: CustomRangePickerProps & { label: string }) {

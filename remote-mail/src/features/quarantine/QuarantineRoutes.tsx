@@ -1,11 +1,12 @@
-import { PageLoading } from '@qc/ui';
-import { lazy, Suspense } from 'react';
+import { PageLoading, retryableLazy } from '@qc/ui';
+import { Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { EmailNotFound } from '../email/EmailNotFound';
 import { QuarantinePage } from './Page';
 
-// The detail (and its sanitiser) is a chunk of its own: the list never downloads it.
-const EmailDetailPage = lazy(() => import('../email/Page'));
+// The detail (and its sanitiser) is a chunk of its own: the list never downloads it. Retryable: after
+// a network loss the host boundary's Retry (or the next visit) downloads it again.
+const EmailDetailPage = retryableLazy(() => import('../email/Page'));
 
 /**
  * The `Quarantine` page group, mounted by the host at `mail/*` (one exposed module per page group,

@@ -8,8 +8,17 @@ import Select from 'antd/es/select';
 import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
 import type { RiskCounts } from '@qc/contracts';
-import { formatUtcDay, PageEmpty, PageError, PageHeader, PageLoading, toLocalDay, useThemeToken } from '@qc/ui';
-import { lazy, Suspense, useId, useMemo, type ReactNode } from 'react';
+import {
+  formatUtcDay,
+  PageEmpty,
+  PageError,
+  PageHeader,
+  PageLoading,
+  retryableLazy,
+  toLocalDay,
+  useThemeToken,
+} from '@qc/ui';
+import { Suspense, useId, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { DatesField } from '../filters/DatesField';
@@ -34,7 +43,7 @@ import {
   type StatisticsView,
 } from './statistics.view';
 
-const StatisticsChart = lazy(() => import('./StatisticsChart'));
+const StatisticsChart = retryableLazy(() => import('./StatisticsChart'));
 
 const TOTALS: {
   key: 'quarantined' | 'released' | 'deleted';
