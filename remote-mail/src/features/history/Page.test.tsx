@@ -271,4 +271,23 @@ describe('history page', () => {
     renderExposed('history', <ExposedHistory />);
     expect(await screen.findByText('Erreur lors du chargement de l’historique')).toBeInTheDocument();
   }, 60_000);
+
+  it('a reload that fails keeps the entries shown, with the error and a Retry above them', async () => {
+    let n = 0;
+    mockApi(() =>
+      ++n === 2
+        ? jsonResponse(503, { detail: 'down', code: 'database_unavailable' })
+        : jsonResponse(200, { results: [entry()], next_cursor: null }),
+    );
+    renderExposed('history', <ExposedHistory />);
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByTestId('history-reload'));
+    const alert = await screen.findByTestId('history-refetch-error');
+    expect(alert).toHaveTextContent('Erreur lors du chargement de l’historique');
+    expect(rows()).toHaveLength(1);
+    await user.click(within(alert).getByRole('button', { name: 'Réessayer' }));
+    await waitFor(() => expect(screen.queryByTestId('history-refetch-error')).toBeNull());
+    expect(rows()).toHaveLength(1);
+  }, 60_000);
 });

@@ -22,6 +22,7 @@ import { useToday } from '../filters/useToday';
 import { failureReason } from '../quarantine/failure-reason';
 import { CELL_LINK } from '../quarantine/quarantine.format';
 import { LIMITS } from '../quarantine/quarantine.types';
+import { ReloadFailed } from '../states/ReloadFailed';
 import {
   DEFAULT_HISTORY_FILTERS,
   HISTORY_ACTIONS,
@@ -230,7 +231,7 @@ export function HistoryPage() {
           </Button>
         ) : null}
       </Flex>
-      {list.isError ? (
+      {list.isError && !list.data ? (
         <PageError
           title={t('history.error_title')}
           description={t(errorMessageKey(list.error), { ns: 'common' })}
@@ -238,11 +239,19 @@ export function HistoryPage() {
         />
       ) : (
         <>
+          {list.isError ? (
+            <ReloadFailed
+              title={t('history.error_title')}
+              error={list.error}
+              onRetry={() => void list.refetch()}
+              testId="history-refetch-error"
+            />
+          ) : null}
           <Table<HistoryEntry>
             rowKey="id"
             columns={columns}
             dataSource={list.data?.results ?? []}
-            loading={list.isFetching}
+            loading={list.isPending || list.isPlaceholderData}
             pagination={false}
             size="middle"
             tableLayout="fixed"

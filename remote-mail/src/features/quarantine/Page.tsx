@@ -1,5 +1,4 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Select from 'antd/es/select';
@@ -25,6 +24,7 @@ import { BulkActions, BulkOutcomeAlert, type BulkOutcome } from './BulkActions';
 import { revealBidi, shownSubject } from '../email/bidi';
 import { useToday } from '../filters/useToday';
 import { quarantineColumns } from './columns';
+import { ReloadFailed } from '../states/ReloadFailed';
 import { FiltersBar } from './FiltersBar';
 import { patchFilters, readFilters, toListQuery, writeFilters, type QuarantineFilters } from './quarantine.filters';
 import { useQuarantineList } from './quarantine.queries';
@@ -163,18 +163,11 @@ export function QuarantinePage() {
         <>
           {/* A reload that failed keeps the rows already shown, and says so above them. */}
           {list.isError ? (
-            <Alert
-              type="error"
-              showIcon
-              style={{ marginBottom: 16 }}
-              message={t('quarantine.error_title')}
-              description={t(errorMessageKey(list.error), { ns: 'common' })}
-              action={
-                <Button size="small" onClick={() => void list.refetch()}>
-                  {t('actions.retry', { ns: 'common' })}
-                </Button>
-              }
-              data-testid="quarantine-refetch-error"
+            <ReloadFailed
+              title={t('quarantine.error_title')}
+              error={list.error}
+              onRetry={() => void list.refetch()}
+              testId="quarantine-refetch-error"
             />
           ) : null}
           <style>{`.qc-quarantine-row:focus-visible{outline:none}.qc-quarantine-row:focus-visible>td{box-shadow:inset 0 2px 0 ${token.colorPrimary},inset 0 -2px 0 ${token.colorPrimary}}`}</style>
