@@ -1,4 +1,4 @@
-import { registerRemotes } from '@module-federation/enhanced/runtime';
+import { registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { RemotesManifest } from '@qc/contracts';
 import { create } from 'zustand';
 
@@ -32,20 +32,117 @@ export function parseRemotesManifest(json: unknown, base: string): Record<string
   return out;
 }
 
-let loading: Promise<RemotesState> | null = null;
+/**
+ * How long /remotes.json and a remote's mf-manifest.json may take. A server that accepts the
+ * connection and never answers would otherwise leave an endless spinner; past this the page says
+ * "could not be loaded" with Retry. (The MF runtime gives a remote's entry script 20 s by itself, and
+ * the remote's own chunks have output.chunkLoadTimeout.)
+ */
+export const REMOTES_TIMEOUT_MS = 15_000;
 
-/** Fetch /remotes.json (no-cache) once and register every remote with the MF runtime. */
+/** fetch given up (rejected like a network error) after `ms`. */
+export async function fetchWithin(url: string, init: RequestInit = {}, ms = REMOTES_TIMEOUT_MS): Promise<Response> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new Error(`GET ${url}: no answer within ${ms / 1000} s`)), ms);
+  const outer = init.signal;
+  if (outer) outer.addEventListener('abort', () => abort.abort(outer.reason), { once: true });
+  try {
+    return await fetch(url, { ...init, signal: abort.signal });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+let loading: Promise<RemotesState> | null = null;
+/** A remote failed to load since /remotes.json was read: the next loadRemotes() reads it again. */
+let stale = false;
+let retryTimer: ReturnType<typeof setTimeout> | null = null;
+let failures = 0;
+let pluginOn = false;
+
+/** MF runtime plugin: timeouts on manifests, and a failed remote makes /remotes.json worth re-reading. */
+function installRuntimePlugin() {
+  if (pluginOn) return;
+  pluginOn = true;
+  registerPlugins([
+    {
+      name: 'qc-remote-loading',
+      fetch: (url: string, init: RequestInit) => fetchWithin(url, init),
+      errorLoadRemote: () => {
+        stale = true;
+        return undefined; // the error goes on to the page's boundary ("could not be loaded", Retry)
+      },
+    },
+  ]);
+}
+
+async function readRemotesFile(): Promise<Record<string, string>> {
+  const res = await fetchWithin(REMOTES_URL, { cache: 'no-cache', headers: { Accept: 'application/json' } });
+  if (!res.ok) throw new Error(`GET ${REMOTES_URL}: ${res.status}`);
+  return parseRemotesManifest(await res.json(), window.location.href);
+}
+
+/** Registers what changed: a moved remote replaces the old registration (and its cache). */
+function register(remotes: Record<string, string>, previous: Record<string, string>) {
+  const added = Object.entries(remotes).filter(([name]) => !(name in previous));
+  const moved = Object.entries(remotes).filter(([name, entry]) => name in previous && previous[name] !== entry);
+  if (added.length)
+    registerRemotes(
+      added.map(([name, entry]) => ({ name, entry })),
+      { force: false },
+    );
+  if (moved.length)
+    registerRemotes(
+      moved.map(([name, entry]) => ({ name, entry })),
+      { force: true },
+    );
+}
+
+/** A /remotes.json that could not be read is tried again by itself: 10 s, 30 s, then every 60 s, and when back online. */
+function scheduleRetry() {
+  if (retryTimer || typeof window === 'undefined') return;
+  const delay = [10_000, 30_000][failures - 1] ?? 60_000;
+  const again = () => {
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = null;
+    window.removeEventListener('online', again);
+    void loadRemotes();
+  };
+  retryTimer = setTimeout(again, delay);
+  window.addEventListener('online', again);
+}
+
+/**
+ * Fetch /remotes.json (no-cache, REMOTES_TIMEOUT_MS) and register every remote with the MF runtime.
+ * Read once; read again when the previous read failed or a remote has failed to load since (so a
+ * corrected file is picked up by the page's Retry, without a reload).
+ */
 export function loadRemotes(): Promise<RemotesState> {
+  if (loading && stale) {
+    const previous = loading;
+    stale = false;
+    loading = previous.then(async (before) => {
+      try {
+        const remotes = await readRemotesFile();
+        register(remotes, before.remotes);
+        const state: RemotesState = { status: 'ready', remotes };
+        useRemotes.setState(state);
+        return state;
+      } catch (e) {
+        console.error('[remotes] /remotes.json could not be read again; keeping the previous list.', e);
+        return before;
+      }
+    });
+    return loading;
+  }
   if (!loading) {
+    installRuntimePlugin();
+    stale = false;
     loading = (async (): Promise<RemotesState> => {
       try {
-        const res = await fetch(REMOTES_URL, { cache: 'no-cache', headers: { Accept: 'application/json' } });
-        if (!res.ok) throw new Error(`GET ${REMOTES_URL}: ${res.status}`);
-        const remotes = parseRemotesManifest(await res.json(), window.location.href);
-        registerRemotes(
-          Object.entries(remotes).map(([name, entry]) => ({ name, entry })),
-          { force: false },
-        );
+        const remotes = await readRemotesFile();
+        register(remotes, {});
+        failures = 0;
         const state: RemotesState = { status: 'ready', remotes };
         useRemotes.setState(state);
         return state;
@@ -53,9 +150,22 @@ export function loadRemotes(): Promise<RemotesState> {
         console.error('[remotes] /remotes.json could not be loaded; the shell runs without remotes.', e);
         const state: RemotesState = { status: 'failed', remotes: {} };
         useRemotes.setState(state);
+        loading = null; // the next call (a Retry, or the scheduled one) reads it again
+        failures += 1;
+        scheduleRetry();
         return state;
       }
     })();
   }
   return loading;
+}
+
+/** For tests. */
+export function resetRemotesForTests() {
+  loading = null;
+  stale = false;
+  failures = 0;
+  if (retryTimer) clearTimeout(retryTimer);
+  retryTimer = null;
+  useRemotes.setState({ status: 'loading', remotes: {} });
 }
