@@ -228,10 +228,20 @@ function hostConfig({ appDir, configFile, mode, title = 'Quarantine Console' }) 
     <meta name="color-scheme" content="light dark" />
     <title>${htmlWebpackPlugin.options.title}</title>
     <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
+    <style>
+      /* Shown from the first byte until React replaces #root's content: on a slow link the code
+         takes seconds, and a blank page reads as a dead one. */
+      body { margin: 0; font-family: system-ui, sans-serif; }
+      .qc-splash { display: flex; align-items: center; justify-content: center; min-height: 100vh;
+        margin: 0; font-size: 20px; color: #595959; animation: qc-splash 1.2s ease-in-out infinite alternate; }
+      @media (prefers-color-scheme: dark) { body { background: #141414; } .qc-splash { color: #bfbfbf; } }
+      @keyframes qc-splash { from { opacity: 0.45; } to { opacity: 1; } }
+      @media (prefers-reduced-motion: reduce) { .qc-splash { animation: none; } }
+    </style>
   </head>
   <body>
     <noscript>Quarantine Console needs JavaScript. / Quarantine Console nécessite JavaScript.</noscript>
-    <div id="root"></div>
+    <div id="root"><p class="qc-splash" aria-busy="true">Quarantine Console</p></div>
   </body>
 </html>`,
       title,
