@@ -44,8 +44,6 @@ export const REMOTES_TIMEOUT_MS = 15_000;
 export async function fetchWithin(url: string, init: RequestInit = {}, ms = REMOTES_TIMEOUT_MS): Promise<Response> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(new Error(`GET ${url}: no answer within ${ms / 1000} s`)), ms);
-  const outer = init.signal;
-  if (outer) outer.addEventListener('abort', () => abort.abort(outer.reason), { once: true });
   try {
     return await fetch(url, { ...init, signal: abort.signal });
   } finally {
@@ -57,7 +55,6 @@ let loading: Promise<RemotesState> | null = null;
 /** A remote failed to load since /remotes.json was read: the next loadRemotes() reads it again. */
 let stale = false;
 let retryTimer: ReturnType<typeof setTimeout> | null = null;
-let failures = 0;
 let pluginOn = false;
 
 /** MF runtime plugin: timeouts on manifests, and a failed remote makes /remotes.json worth re-reading. */
@@ -98,17 +95,16 @@ function register(remotes: Record<string, string>, previous: Record<string, stri
     );
 }
 
-/** A /remotes.json that could not be read is tried again by itself: 10 s, 30 s, then every 60 s, and when back online. */
+/** A /remotes.json that could not be read is tried again by itself: every 30 s, and when back online. */
 function scheduleRetry() {
-  if (retryTimer || typeof window === 'undefined') return;
-  const delay = [10_000, 30_000][failures - 1] ?? 60_000;
+  if (retryTimer) return;
   const again = () => {
-    if (retryTimer) clearTimeout(retryTimer);
+    clearTimeout(retryTimer!);
     retryTimer = null;
     window.removeEventListener('online', again);
     void loadRemotes();
   };
-  retryTimer = setTimeout(again, delay);
+  retryTimer = setTimeout(again, 30_000);
   window.addEventListener('online', again);
 }
 
@@ -142,7 +138,6 @@ export function loadRemotes(): Promise<RemotesState> {
       try {
         const remotes = await readRemotesFile();
         register(remotes, {});
-        failures = 0;
         const state: RemotesState = { status: 'ready', remotes };
         useRemotes.setState(state);
         return state;
@@ -151,7 +146,6 @@ export function loadRemotes(): Promise<RemotesState> {
         const state: RemotesState = { status: 'failed', remotes: {} };
         useRemotes.setState(state);
         loading = null; // the next call (a Retry, or the scheduled one) reads it again
-        failures += 1;
         scheduleRetry();
         return state;
       }
@@ -164,7 +158,6 @@ export function loadRemotes(): Promise<RemotesState> {
 export function resetRemotesForTests() {
   loading = null;
   stale = false;
-  failures = 0;
   if (retryTimer) clearTimeout(retryTimer);
   retryTimer = null;
   useRemotes.setState({ status: 'loading', remotes: {} });
