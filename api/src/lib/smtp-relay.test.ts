@@ -127,7 +127,7 @@ test('a relay that never gives its final answer: unknown at the total deadline, 
       totalTimeout: 400,
     });
     // Its error names the total deadline: the 30 s inactivity timeout did not end it.
-    expect(result).toMatchObject({ outcome: 'unknown', error: 'no final answer within 400 ms' });
+    expect(result).toMatchObject({ outcome: 'unknown', error: 'no final answer within 400 ms', timedOut: true });
   } finally {
     await close(server);
   }
@@ -242,6 +242,43 @@ test('a temporary refusal at RCPT (451): refused with the relay’s 451, nothing
     const result = await relayRaw(`smtp://127.0.0.1:${port}`, envelope, message, FAST);
     expect(result).toMatchObject({ outcome: 'refused', response: expect.stringMatching(/^451 /) });
     expect(received).toEqual([]);
+  } finally {
+    await close(server);
+  }
+});
+
+test('after the message: silence past the inactivity timeout is unknown and timed out; a hang-up is unknown, not timed out', async () => {
+  // Takes the message whole, then says nothing (`hangUp` false) or closes the connection.
+  let hangUp = false;
+  const server = createServer((socket) => {
+    let inData = false;
+    let data = '';
+    socket.write('220 relay.test ESMTP\r\n');
+    socket.on('data', (chunk) => {
+      if (inData) {
+        data += chunk.toString();
+        if (data.includes('\r\n.\r\n') && hangUp) socket.destroy();
+        return;
+      }
+      for (const line of chunk.toString().split('\r\n').filter(Boolean)) {
+        if (/^DATA/i.test(line)) {
+          inData = true;
+          socket.write('354 go on\r\n');
+        } else socket.write('250 ok\r\n');
+      }
+    });
+  });
+  const port = await listen(server);
+  try {
+    const silent = await relayRaw(`smtp://127.0.0.1:${port}`, envelope, message, {
+      ...FAST,
+      socketTimeout: 300,
+      totalTimeout: 30_000,
+    });
+    expect(silent).toMatchObject({ outcome: 'unknown', timedOut: true });
+    hangUp = true;
+    const dropped = await relayRaw(`smtp://127.0.0.1:${port}`, envelope, message, FAST);
+    expect(dropped).toMatchObject({ outcome: 'unknown', timedOut: false });
   } finally {
     await close(server);
   }

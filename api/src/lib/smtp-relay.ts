@@ -15,7 +15,8 @@ export type RelayResult =
   | { outcome: 'sent'; response: string; accepted: string[]; rejected: string[] }
   | { outcome: 'refused'; response: string | null; accepted: string[]; rejected: string[] }
   | { outcome: 'unreachable'; response: string | null; error: string; connected: boolean }
-  | { outcome: 'unknown'; response: string | null; error: string };
+  /** `timedOut`: the relay took the message and then went silent past a timeout (vs. a dropped connection). */
+  | { outcome: 'unknown'; response: string | null; error: string; timedOut: boolean };
 
 export interface RelayTimeouts {
   connectionTimeout: number;
@@ -96,7 +97,7 @@ export function relayRaw(
       if ((err.responseCode && err.responseCode >= 400) || LOCAL_REFUSALS.has(err.code ?? '')) {
         finish({ outcome: 'refused', response, accepted: [], rejected: [...envelope.to] }, false);
       } else if (dataStarted) {
-        finish({ outcome: 'unknown', response, error: err.message }, false);
+        finish({ outcome: 'unknown', response, error: err.message, timedOut: err.code === 'ETIMEDOUT' }, false);
       } else {
         finish({ outcome: 'unreachable', response, error: err.message, connected }, false);
       }
@@ -110,7 +111,10 @@ export function relayRaw(
     }
     connection.on('error', fail);
     // Declared after finish, which clears it: finish only ever runs from these callbacks, later.
-    const deadline = setTimeout(() => fail(new Error(`no final answer within ${totalTimeout} ms`)), totalTimeout);
+    const deadline = setTimeout(
+      () => fail(Object.assign(new Error(`no final answer within ${totalTimeout} ms`), { code: 'ETIMEDOUT' })),
+      totalTimeout,
+    );
     connection.connect((connectError) => {
       if (connectError) return fail(connectError);
       connected = true;

@@ -106,12 +106,18 @@ function interpret(result: RelayResult, recipients: string[]): Outcome {
 
 /**
  * One bulk action's view of the relay: `down` once a connection could not be made at all (refused,
- * or no greeting), so the releases still to come fail at once instead of each waiting out the
- * connection timeout. A problem within a connection (one message refused, a timeout mid-way) does
- * not trip it.
+ * or no greeting), or once the relay took a message and then went silent past a timeout, so the
+ * releases still to come fail at once (nothing sent: they stay releasable) instead of each waiting
+ * out the timeout: 500 e-mails to a relay that stalls after DATA took hours. A refusal, or a
+ * connection dropped mid-way, does not trip it.
  */
 export interface RelayBreaker {
   down: boolean;
+}
+
+/** Whether this attempt's result says the relay is not worth trying again within one bulk action. */
+export function tripsBreaker(result: RelayResult): boolean {
+  return (result.outcome === 'unreachable' && !result.connected) || (result.outcome === 'unknown' && result.timedOut);
 }
 
 /** Waits before each new attempt to record an outcome the relay already gave. */
@@ -236,7 +242,7 @@ export async function releaseMessage(
     const data = Buffer.concat([releasedHeader(raw, user.email, new Date()), raw]);
     const to = asReceived(message.envelope_to, recipients);
     const result = await relayRaw(smtpUrl, { from, to }, data, options.timeouts);
-    if (options.breaker && result.outcome === 'unreachable' && !result.connected) options.breaker.down = true;
+    if (options.breaker && tripsBreaker(result)) options.breaker.down = true;
     outcome = interpret(result, recipients);
   }
 

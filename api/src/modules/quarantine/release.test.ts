@@ -15,6 +15,8 @@ import {
 } from '../../test/quarantine';
 import { BULK_CONCURRENCY } from './bulk.service';
 import { insertQuarantinedMessage } from './quarantine.repository';
+import { tripsBreaker } from './release.service';
+import type { RelayResult } from '../../lib/smtp-relay';
 
 let suite: QuarantineSuite;
 let t: TestApp;
@@ -579,6 +581,18 @@ describe('relay problems', () => {
       await none.close();
     }
   });
+});
+
+test('a bulk action stops trying a relay that could not be reached or went silent after a message, not one that refused or hung up', () => {
+  const cases: [RelayResult, boolean][] = [
+    [{ outcome: 'unreachable', response: null, error: 'ECONNREFUSED', connected: false }, true],
+    [{ outcome: 'unknown', response: null, error: 'Timeout', timedOut: true }, true],
+    [{ outcome: 'unreachable', response: null, error: 'closed at MAIL FROM', connected: true }, false],
+    [{ outcome: 'unknown', response: null, error: 'EPIPE', timedOut: false }, false],
+    [{ outcome: 'refused', response: '554 no', accepted: [], rejected: ['a@x'] }, false],
+    [{ outcome: 'sent', response: '250 ok', accepted: ['a@x'], rejected: [] }, false],
+  ];
+  for (const [result, trips] of cases) expect([result, tripsBreaker(result)]).toEqual([result, trips]);
 });
 
 describe('delete (soft)', () => {
