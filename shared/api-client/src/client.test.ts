@@ -1,11 +1,21 @@
-import ky, { HTTPError } from 'ky';
-import { errorMessageKey, readApiError } from './client';
+import ky, { HTTPError, TimeoutError } from 'ky';
+import { errorMessageKey, isHTTPError, readApiError } from './client';
 
 function httpError(status: number, data?: unknown) {
   const request = new Request('http://localhost/api/x/');
   const error = new HTTPError(new Response(null, { status }), request, {} as never);
   (error as { data: unknown }).data = data;
   return error;
+}
+
+/** Renames ky's error classes as a minifier does (null: their own names back). */
+function renameKyClasses(to: string | null) {
+  for (const [cls, name] of [
+    [HTTPError, 'HTTPError'],
+    [TimeoutError, 'TimeoutError'],
+  ] as const) {
+    Object.defineProperty(cls, 'name', { value: to ?? name, configurable: true });
+  }
 }
 
 describe('error helpers', () => {
@@ -41,4 +51,25 @@ describe('error helpers', () => {
     const unreachable = await refused.get('http://localhost/api/x/').catch((e: unknown) => e);
     expect(errorMessageKey(unreachable)).toBe('errors.network');
   });
+
+  it('reads errors thrown by another copy of ky (a remote’s), whose classes the minifier renamed', () => {
+    // In a production bundle ky's classes are renamed (`class n extends Error`): its own guards,
+    // which compare with the class's name, then know no other bundle's errors.
+    renameKyClasses('n');
+    // What a remote's bundle throws: ky's error names, not this bundle's classes.
+    class n extends Error {
+      override name = 'HTTPError';
+      response = new Response(null, { status: 404 });
+      data = { detail: 'Email not found', code: 'email_not_found' };
+    }
+    class t extends Error {
+      override name = 'TimeoutError';
+    }
+    expect(readApiError(new n('x'))).toEqual({ status: 404, code: 'email_not_found', detail: 'Email not found' });
+    expect(isHTTPError(new n('x'))).toBe(true);
+    expect(readApiError(new t('x'))).toMatchObject({ status: 0, code: 'timeout' });
+    // A name alone, without a response, is not an HTTP error.
+    expect(isHTTPError(Object.assign(new Error('x'), { name: 'HTTPError' }))).toBe(false);
+  });
+  afterEach(() => renameKyClasses(null));
 });

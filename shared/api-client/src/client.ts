@@ -1,5 +1,5 @@
 import type { CurrentUser, DashboardCounts } from '@qc/contracts';
-import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
+import ky, { type HTTPError, type KyInstance } from 'ky';
 import { authFetch } from './auth-fetch';
 
 export const API_PREFIX = '/api';
@@ -40,6 +40,16 @@ export interface ApiErrorInfo {
   errors?: Record<string, string>;
 }
 
+/**
+ * ky's own guards compare an error with their class (instanceof, else the class's name, which the
+ * minifier renames): the host's copy of ky did not know an error thrown by a remote's copy, so the
+ * host's query client took a remote's 404 for a network failure and asked again. These go by the
+ * name ky gives its errors.
+ */
+const kyErrorNamed = (error: unknown, name: string): error is Error => error instanceof Error && error.name === name;
+export const isHTTPError = (error: unknown): error is HTTPError =>
+  kyErrorNamed(error, 'HTTPError') && 'response' in error;
+
 /** Normalises any error of a call into {status, code, detail} (the API's error body when there is one). */
 export function readApiError(error: unknown): ApiErrorInfo {
   if (isHTTPError(error)) {
@@ -51,8 +61,8 @@ export function readApiError(error: unknown): ApiErrorInfo {
       ...(data?.errors && typeof data.errors === 'object' ? { errors: data.errors as Record<string, string> } : {}),
     };
   }
-  if (isTimeoutError(error)) return { status: 0, code: 'timeout', detail: error.message };
-  if (isNetworkError(error)) return { status: 0, code: 'network_error', detail: error.message };
+  if (kyErrorNamed(error, 'TimeoutError')) return { status: 0, code: 'timeout', detail: error.message };
+  if (kyErrorNamed(error, 'NetworkError')) return { status: 0, code: 'network_error', detail: error.message };
   return { status: 0, code: 'unknown', detail: error instanceof Error ? error.message : String(error) };
 }
 

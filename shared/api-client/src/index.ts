@@ -10,6 +10,7 @@ export {
   getDashboardCounts,
   readApiError,
   errorMessageKey,
+  isHTTPError,
   type ApiErrorInfo,
 } from './client';
 export {
@@ -25,4 +26,4 @@ export {
 } from './me';
 export { sendFeedback, listFeedback, fetchBlob, type FeedbackSubmission } from './feedback';
 export { authFetch, createAuthFetch, isAuthPath } from './auth-fetch';
-export { HTTPError, isHTTPError } from 'ky';
+export { HTTPError } from 'ky';

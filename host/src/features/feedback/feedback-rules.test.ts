@@ -46,6 +46,9 @@ describe('feedback failure messages (spec §8)', () => {
     expect(message(httpError(500, { detail: 'Disk full.', code: 'internal_error' }))).toBe(
       'Server error. Try again later.',
     );
+    expect(message(httpError(503, { detail: 'The database is not answering.', code: 'database_unavailable' }))).toBe(
+      'The service is temporarily unavailable. Please try again in a few moments.',
+    );
     expect(message(httpError(415, { detail: 'Send the feedback as multipart/form-data.', code: 'x' }))).toBe(
       'Failed to submit feedback. Please try again.',
     );

@@ -43,7 +43,7 @@ function translateFieldMessage(field: string, message: string, t: TFunction, tEn
 
 /**
  * The notice of a failed POST /api/feedback/ (spec §8): 400 → the field messages joined; 413 → file
- * too large (5 MB); 429 → too many requests; a 5xx → the server error text; another answer → the
+ * too large (5 MB); 429 → too many requests; 502–504 → unavailable for now; another 5xx → the server error text; another answer → the
  * generic text (the server's English `detail` is never shown); no answer or the 30 s timeout →
  * "Could not contact the server…".
  */
@@ -62,6 +62,7 @@ export function feedbackErrorMessage(error: unknown, t: TFunction, tEn: TFunctio
   }
   if (status === 413) return t('feedback.validation.too_large', { size: MAX_FILE_MB });
   if (status === 429) return t('common:errors.rate_limited');
+  if (status >= 502 && status <= 504) return t('common:errors.unavailable');
   if (status >= 500) return t('common:errors.server');
   return t('feedback.error');
 }

@@ -16,6 +16,8 @@ export function loginErrorKey(error: unknown, step: 'password' | 'totp'): string
     if (error.code === 'no_partial_token') return 'host:login.partial_token_missing';
     if (error.status === 429) return 'host:login.rate_limited';
     if (error.status === 0 && error.code === 'network_error') return 'common:errors.network';
+    // The api is up but cannot reach its database, or a proxy cannot reach the api: try again soon.
+    if (error.status >= 502 && error.status <= 504) return 'common:errors.unavailable';
     if (error.status >= 500) return 'common:errors.server';
   }
   return step === 'password' ? 'host:login.error' : 'host:login.totp_error';
