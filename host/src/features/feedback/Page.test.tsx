@@ -96,7 +96,9 @@ describe('/feedback (admin): the feedback received', () => {
     );
     renderPage(<FeedbackAdminPage />);
     expect(await screen.findByText('Erreur lors du chargement des avis')).toBeInTheDocument();
-    expect(screen.getByText('Le service est momentanément indisponible. Réessayez dans quelques instants.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Le service est momentanément indisponible. Réessayez dans quelques instants.'),
+    ).toBeInTheDocument();
     fail = false;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Réessayer' }));
     expect(await screen.findByText('Aucun avis pour le moment')).toBeInTheDocument();

@@ -80,7 +80,9 @@ describe('remote_mail/Dashboard', () => {
     });
     renderDashboard();
     expect(await screen.findByText('Erreur lors du chargement du tableau de bord')).toBeInTheDocument();
-    expect(screen.getByText('Le service est momentanément indisponible. Réessayez dans quelques instants.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Le service est momentanément indisponible. Réessayez dans quelques instants.'),
+    ).toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Réessayer' }));
     await waitFor(() => expect(screen.getByTestId('dashboard-count-pending')).toHaveTextContent('5'));
   });
