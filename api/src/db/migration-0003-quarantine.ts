@@ -1,16 +1,9 @@
-import { sql, SqliteAdapter, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { atomically, isSqlite } from './migration-helpers';
 
 // Issue 4: quarantine ingest, list, detail, release, delete, history. Portable DDL except the text
 // search (DESIGN §5): an FTS5 trigram table on SQLite, pg_trgm GIN indexes on PostgreSQL.
-
-const isSqlite = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof SqliteAdapter;
-
-/** Kysely runs SQLite migrations outside a transaction: the table rebuild below must be all or nothing. */
-async function atomically(db: Kysely<unknown>, fn: (db: Kysely<unknown>) => Promise<void>): Promise<void> {
-  if (isSqlite(db)) await db.transaction().execute(fn);
-  else await fn(db); // PostgreSQL: the migrator's transaction
-}
 
 const MESSAGE_COLUMNS: [string, 'text' | 'bigint' | 'integer' | 'double precision', string | number | null][] = [
   ['envelope_from', 'text', ''],

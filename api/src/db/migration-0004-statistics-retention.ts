@@ -1,16 +1,9 @@
-import { sql, SqliteAdapter, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { atomically } from './migration-helpers';
 
 // Issue 5: per-day statistics (rollup kept in the writers' transaction), retention of raw mail,
 // database claims for scheduled jobs. Portable DDL only.
-
-const isSqlite = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof SqliteAdapter;
-
-/** Kysely runs SQLite migrations outside a transaction: the backfill must be all or nothing. */
-async function atomically(db: Kysely<unknown>, fn: (db: Kysely<unknown>) => Promise<void>): Promise<void> {
-  if (isSqlite(db)) await db.transaction().execute(fn);
-  else await fn(db); // PostgreSQL: the migrator's transaction
-}
 
 const DAILY_COUNTS = [
   'quarantined',

@@ -1,17 +1,10 @@
 import { RISK_THRESHOLDS } from '@qc/contracts';
-import { sql, SqliteAdapter, type Kysely, type QueryExecutorProvider } from 'kysely';
+import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { atomically, isSqlite } from './migration-helpers';
 
 // A user's statistics read the rollup too: quarantine_daily gets a third scope, 'recipient' (scope_id:
 // the lower-cased address). No DDL: the scope column has no CHECK constraint.
-
-const isSqlite = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof SqliteAdapter;
-
-/** Kysely runs SQLite migrations outside a transaction: the backfill must be all or nothing. */
-async function atomically(db: Kysely<unknown>, fn: (db: Kysely<unknown>) => Promise<void>): Promise<void> {
-  if (isSqlite(db)) await db.transaction().execute(fn);
-  else await fn(db); // PostgreSQL: the migrator's transaction
-}
 
 const DAY = sql.lit(86_400_000);
 

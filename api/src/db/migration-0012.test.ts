@@ -3,7 +3,7 @@ import { migratorFor, withEmptyDatabase } from '../test/migrations';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema';
 
-test('0012 gives the history written before it its readers: actors, their domains, the users and domains of the mail they acted on', () =>
+test('0012 gives the history written before it its readers: actors, their domains, the addresses and domains of the mail they acted on', () =>
   withEmptyDatabase(async (handle) => {
     const m = await migratorFor(handle);
     expect((await m.migrateTo('0011_retention_index')).error).toBeUndefined();
@@ -83,19 +83,38 @@ test('0012 gives the history written before it its readers: actors, their domain
       readers.filter((r) => r.history_id === id).map((r) => [r.audience, Number(r.created_at)]);
     expect(of('h-ann')).toEqual([
       ['d:a.example', 7],
+      ['r:ann@a.example', 7],
       ['u:U-ann', 7],
     ]);
-    // A domain_admin acted on their domain's copy only: bob's domain does not read it.
+    // A domain_admin acted on their domain's copy only: bob's address and domain do not read it.
     expect(of('h-boss')).toEqual([
       ['d:a.example', 7],
-      ['u:U-ann', 7],
+      ['r:ann@a.example', 7],
       ['u:U-boss', 7],
     ]);
     expect(of('h-root')).toEqual([
       ['d:a.example', 7],
       ['d:b.example', 7],
-      ['u:U-ann', 7],
-      ['u:U-bob', 7],
+      ['r:ann@a.example', 7],
+      ['r:bob@b.example', 7],
       ['u:U-root', 7],
     ]);
+  }));
+
+test('0012 is all or nothing on SQLite: stopped half-way, the next start migrates cleanly', () =>
+  withEmptyDatabase(async (handle) => {
+    const m = await migratorFor(handle);
+    expect((await m.migrateTo('0011_retention_index')).error).toBeUndefined();
+    const db = handle.db as unknown as Kysely<Database>;
+    // The step after the backfill fails: the index it drops is not there.
+    await db.schema.dropIndex('history_domain_date').execute();
+    expect((await m.migrateToLatest()).error).toBeDefined();
+    const tables = (await db.introspection.getTables()).map((t) => t.name);
+    expect(tables).not.toContain('history_audience');
+    await db.schema
+      .createIndex('history_domain_date')
+      .on('history')
+      .columns(['actor_domain', 'created_at desc', 'id desc'])
+      .execute();
+    expect((await m.migrateToLatest()).error).toBeUndefined();
   }));

@@ -5,9 +5,13 @@ import { newId } from '../../lib/ids';
 
 export type HistoryRow = HistoryTable;
 
-/** A history row's readers besides admins (migration 0012): a user, or everyone of a domain. */
+/**
+ * A history row's readers besides admins (migration 0012): its actor, whoever holds an address it
+ * touched, or everyone of a domain.
+ */
 export const readerKey = {
   user: (userId: string) => `u:${userId}`,
+  address: (address: string) => `r:${address.toLowerCase()}`,
   domain: (domain: string) => `d:${domain.toLowerCase()}`,
 };
 
@@ -32,8 +36,8 @@ export async function insertHistory(db: DbExecutor, row: Omit<HistoryRow, 'id'>,
   return id;
 }
 
-/** Which rows a caller sees: all (admins), or those of one reader key. */
-export type HistoryScope = { kind: 'all' } | { kind: 'reader'; key: string };
+/** Which rows a caller sees: all (admins), or those of any of their reader keys. */
+export type HistoryScope = { kind: 'all' } | { kind: 'readers'; keys: readonly string[] };
 
 export interface HistoryFilters {
   action?: HistoryRow['action'];
@@ -55,26 +59,26 @@ export async function listHistory(
   return rows.map((r) => ({ ...r, created_at: Number(r.created_at) }));
 }
 
-/** The query of listHistory (exported for the query-plan test). */
-export function listHistoryQuery(
+/** One page of all rows (`key` null) or of one reader's, newest first. */
+function pageQuery(
   db: DbExecutor,
-  scope: HistoryScope,
+  key: string | null,
   f: HistoryFilters,
   after: { createdAt: number; id: string } | null,
   limit: number,
 ) {
   // A reader's rows are one range of the audience's primary key, joined to their history rows.
   let query =
-    scope.kind === 'all'
+    key === null
       ? db.selectFrom('history as h').selectAll('h')
       : db
           .selectFrom('history_audience as a')
           .innerJoin('history as h', 'h.id', 'a.history_id')
           .selectAll('h')
-          .where('a.audience', '=', scope.key);
+          .where('a.audience', '=', key);
   // The keyset columns: the audience's copy drives its index.
-  const [date, id] = (scope.kind === 'all' ? ['h.created_at', 'h.id'] : ['a.created_at', 'a.history_id']).map(
-    (column) => sql.ref(column),
+  const [date, id] = (key === null ? ['h.created_at', 'h.id'] : ['a.created_at', 'a.history_id']).map((column) =>
+    sql.ref(column),
   ) as [RawBuilder<number>, RawBuilder<string>];
   if (f.action) query = query.where('h.action', '=', f.action);
   if (f.user) {
@@ -95,4 +99,25 @@ export function listHistoryQuery(
     query = query.where(keyset);
   }
   return query.orderBy(date, 'desc').orderBy(id, 'desc').limit(limit);
+}
+
+/**
+ * The query of listHistory (exported for the query-plan test). Several reader keys (a user's own
+ * actions, and their address's mail) are one page each, merged: a row under both comes once.
+ */
+export function listHistoryQuery(
+  db: DbExecutor,
+  scope: HistoryScope,
+  f: HistoryFilters,
+  after: { createdAt: number; id: string } | null,
+  limit: number,
+) {
+  if (scope.kind === 'all') return pageQuery(db, null, f, after, limit);
+  // No key: no row has the empty one. One key: its page as it is.
+  if (scope.keys.length < 2) return pageQuery(db, scope.keys[0] ?? '', f, after, limit);
+  const [first, ...others] = scope.keys.map((key) =>
+    db.selectFrom(pageQuery(db, key, f, after, limit).as('p')).selectAll(),
+  );
+  const merged = others.reduce((union, page) => union.union(page), first!);
+  return db.selectFrom(merged.as('m')).selectAll().orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(limit);
 }

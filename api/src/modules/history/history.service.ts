@@ -8,17 +8,18 @@ import { listHistory, readerKey, type HistoryRow, type HistoryScope } from './hi
 
 /**
  * Issue 5: "scoped like the quarantine". A user reads their own actions and what was done with
- * their mail; a domain_admin, the actions of their domain's users and those on their domain's mail;
- * an admin, everything.
+ * the mail of their address; a domain_admin, the actions of their domain's users and those on their
+ * domain's mail; an admin, everything.
  */
 export function historyScopeFor(auth: AuthContext): HistoryScope {
   const { user } = auth;
   if (user.role === 'admin') return { kind: 'all' };
   if (user.role === 'domain_admin') {
-    // Without a domain they read nothing, as in the quarantine: '' is no row's reader.
-    return { kind: 'reader', key: user.domain_name ? readerKey.domain(user.domain_name) : '' };
+    // Without a domain they read nothing, as in the quarantine.
+    return { kind: 'readers', keys: user.domain_name ? [readerKey.domain(user.domain_name)] : [] };
   }
-  return { kind: 'reader', key: readerKey.user(user.user_id) };
+  // Their own actions, and those on the mail of the address they hold (which follows the address).
+  return { kind: 'readers', keys: [readerKey.user(user.user_id), readerKey.address(user.email)] };
 }
 
 /**

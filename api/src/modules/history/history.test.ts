@@ -130,6 +130,32 @@ test("an admin's action is read by the mail's users and domain_admins, without i
   }
 });
 
+test('what was done with mail follows its address, as the mail does; a user keeps their own actions', async () => {
+  const other = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN });
+  try {
+    await other.createUser({ email: 'ops@x.example', role: 'admin' });
+    const ann = await other.createUser({ email: 'ann@a.example', role: 'user', domain: 'a.example' });
+    const id = await ingestOk(other, meta({ rcpt_to: ['ann@a.example'] }));
+    for (const email of ['ops@x.example', 'ann@a.example']) {
+      const token = (await other.login(email)).access;
+      const res = await other.app.inject({ method: 'GET', url: `/api/quarantine/${id}/raw/`, headers: bearer(token) });
+      expect(res.statusCode).toBe(200);
+    }
+    // ann's address moves to ann2@…, and a new account gets her old one (and with it the mail).
+    await other.db.updateTable('users').set({ email: 'ann2@a.example' }).where('id', '=', ann.id).execute();
+    await other.createUser({ email: 'ann@a.example', role: 'user', domain: 'a.example' });
+    const seenBy = async (email: string) => {
+      const token = (await other.login(email)).access;
+      const res = await other.app.inject({ method: 'GET', url: '/api/history/', headers: bearer(token) });
+      return res.json().results.map((r: Entry) => r.user.email);
+    };
+    expect(await seenBy('ann@a.example')).toEqual(['ann@a.example', 'ops@x.example']);
+    expect(await seenBy('ann2@a.example')).toEqual(['ann@a.example']);
+  } finally {
+    await other.close();
+  }
+});
+
 test('?user= narrows the caller’s scope, never widens it: another domain’s user gives an empty list', async () => {
   const carlId = (await history('root@admin.example', '?user=carl%40b.example')).results[0]!.user.id!;
   for (const caller of ['boss@a.example', 'ann@a.example']) {

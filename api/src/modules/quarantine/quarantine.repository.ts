@@ -691,19 +691,19 @@ export async function lastDelivery(db: DbExecutor, id: string, scope: Scope): Pr
 
 // ---------------------------------------------------------------------------------------------
 /**
- * Appends an audit row with its readers: its actor, the actor's domain, and the users and domains
- * of the recipients of that mail within the actor's scope (those the action was about).
+ * Appends an audit row with its readers: its actor, the actor's domain, and the addresses and
+ * domains of the recipients of that mail within the actor's scope (those the action was about).
  */
 export async function recordHistory(db: DbExecutor, row: Omit<HistoryRow, 'id'>, scope: Scope): Promise<void> {
-  const { rows } = await sql<{ domain: string; user_id: string | null }>`select distinct r.domain, u.id as user_id
-    from quarantine_recipients r left join users u on u.email = r.recipient
+  const { rows } = await sql<{ recipient: string; domain: string }>`select recipient, domain
+    from quarantine_recipients r
     where r.message_id = ${row.email_id} and ${scopeSql(scope, 'r', isSqlite(db))}`.execute(db);
   const readers = new Set<string>();
   if (row.actor_id) readers.add(readerKey.user(row.actor_id));
   if (row.actor_domain) readers.add(readerKey.domain(row.actor_domain));
   for (const r of rows) {
+    readers.add(readerKey.address(r.recipient));
     readers.add(readerKey.domain(r.domain));
-    if (r.user_id) readers.add(readerKey.user(r.user_id));
   }
   await insertHistory(db, row, [...readers]);
 }
