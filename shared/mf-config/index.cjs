@@ -35,9 +35,13 @@ function installedVersion(name, appDir) {
   return JSON.parse(fs.readFileSync(pkg, 'utf8')).version;
 }
 
-/** Workspace state packages: `workspace:*` is not semver, so they carry an explicit version. */
+/**
+ * Workspace state packages: `workspace:*` is not semver, so they carry an explicit version. Raise
+ * it when their API grows (1.1.0: the session's `unreachable` state, `retryStartUp`, `endsSession`),
+ * so a remote built against the new API says so to an older host.
+ */
 const WORKSPACE_SINGLETONS = ['@qc/auth', '@qc/ui-state'];
-const WORKSPACE_SINGLETON_VERSION = '1.0.0';
+const WORKSPACE_SINGLETON_VERSION = '1.1.0';
 
 /** npm packages that must exist once on the page: key -> package whose version it follows. */
 const NPM_SINGLETONS = {

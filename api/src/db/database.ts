@@ -33,8 +33,9 @@ const INT8_OID = 20;
 export function restrictToOwner(file: string): void {
   fs.closeSync(fs.openSync(file, 'a', 0o600));
   for (const f of [file, `${file}-wal`, `${file}-shm`]) {
-    const mode = fs.statSync(f, { throwIfNoEntry: false })?.mode;
-    if (mode !== undefined && mode & 0o077) fs.chmodSync(f, mode & 0o700);
+    const stat = fs.statSync(f, { throwIfNoEntry: false });
+    // A file of another account (a shared group set up on purpose) is the operator's to decide.
+    if (stat && stat.mode & 0o077 && stat.uid === process.getuid?.()) fs.chmodSync(f, stat.mode & 0o700);
   }
 }
 
@@ -89,10 +90,12 @@ function openPostgres(url: string, poolMax: number, log: ErrorLogger): Db {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolMax,
-    // A server that stops answering (a hung host, a dropped network) must not hold every request
-    // forever: a connection is given up after 5 s, and TCP keepalive finds dead ones.
+    // A server that stops answering (a hung host, a dropped network): a new connection is given up
+    // after 5 s, and TCP keepalive (probing after 10 s idle) finds dead ones. A query already sent
+    // on a live connection is not bounded (no statement timeout: migrations and repairs run long).
     connectionTimeoutMillis: 5_000,
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     // Timestamps and counters are bigint; epoch ms and counts fit a JS number exactly.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>

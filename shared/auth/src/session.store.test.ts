@@ -362,6 +362,8 @@ describe('expireSession: only a refusal signs out', () => {
     expect(state().expireSession(new AuthError('down', 503, 'database_unavailable'))).toBe(false);
     expect(state().expireSession(new AuthError('bad gateway', 502, 'http_502'))).toBe(false);
     expect(state().expireSession(new SyntaxError('Unexpected token <'))).toBe(false);
+    expect(state().expireSession(new AuthError('slow down', 429, 'rate_limited'))).toBe(false);
+    expect(state().expireSession(new AuthError('timeout', 408, 'http_408'))).toBe(false);
     expect(state()).toMatchObject({ isAuthenticated: true, user: USER, expired: false });
     expect(stored()).toEqual(['a', 'r']);
     expect(state().expireSession(new NoRefreshTokenError())).toBe(true);
@@ -371,6 +373,11 @@ describe('expireSession: only a refusal signs out', () => {
     localStorage.setItem('refreshToken', 'r');
     expect(state().expireSession(new AuthError('revoked', 403, 'forbidden'))).toBe(true);
     expect(state()).toMatchObject({ isAuthenticated: false, expired: true });
+    expect(stored()).toEqual([null, null]);
+    // A refresh token the api cannot read (400 validation_error) would fail the same way for ever.
+    useSession.setState({ isAuthenticated: true, user: USER });
+    localStorage.setItem('refreshToken', 'r'.repeat(600));
+    expect(state().expireSession(new AuthError('The request is not valid.', 400, 'validation_error'))).toBe(true);
     expect(stored()).toEqual([null, null]);
   });
 });

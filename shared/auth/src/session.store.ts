@@ -94,16 +94,25 @@ async function currentUserWithin(access: string): Promise<CurrentUser> {
 /** How long a sign-out waits for the api to revoke the session before signing out locally anyway. */
 export const LOGOUT_TIMEOUT_MS = 5_000;
 
-/** The api said no to the session (expired, revoked), as opposed to not answering. */
+/**
+ * The api said no to the session (expired, revoked, a token it cannot read), as opposed to not
+ * answering: any 4xx but a timeout (408) or "too many requests" (429), which say "not now".
+ */
 function isRefusal(error: unknown): boolean {
-  return error instanceof AuthError && (error.status === 401 || error.status === 403);
+  return (
+    error instanceof AuthError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 408 &&
+    error.status !== 429
+  );
 }
 
 /**
  * Whether a failed refresh (or start-up check) ends the sign-in: a refusal, or no refresh token to
  * try (spec §4 'No refresh token available'). A network error, a 5xx (503 database_unavailable,
- * 502 from a proxy while the api restarts), a 429 or a malformed answer do not: the sign-in is
- * still valid and works again once the api answers.
+ * 502 from a proxy while the api restarts), a 408, a 429 or a malformed answer do not: the sign-in
+ * is still valid and works again once the api answers.
  */
 export function endsSession(error: unknown): boolean {
   return error instanceof NoRefreshTokenError || isRefusal(error);

@@ -1,3 +1,4 @@
+import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Empty from 'antd/es/empty';
 import Result from 'antd/es/result';
@@ -52,6 +53,31 @@ export function PageError({ title, description, onRetry, extra }: PageErrorProps
           {extra}
         </>
       }
+    />
+  );
+}
+
+/**
+ * A reload that failed while earlier rows are still shown: said above them, with a Retry, instead
+ * of replacing them with PageError (that is for when there is nothing to show).
+ */
+export function ReloadFailed({ title, description, onRetry, testId }: PageErrorProps & { testId?: string }) {
+  const { t } = useTranslation('common');
+  return (
+    <Alert
+      type="error"
+      showIcon
+      style={{ marginBottom: 16 }}
+      message={title ?? t('states.error_title')}
+      description={description}
+      action={
+        onRetry ? (
+          <Button size="small" onClick={onRetry}>
+            {t('actions.retry')}
+          </Button>
+        ) : undefined
+      }
+      data-testid={testId}
     />
   );
 }

@@ -7,6 +7,7 @@ export {
   PageLoading,
   PageError,
   PageEmpty,
+  ReloadFailed,
   TableEmptyText,
   ComingSoon,
   ResultPicture,

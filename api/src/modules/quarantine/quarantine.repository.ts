@@ -832,7 +832,7 @@ export interface FinishInput {
  */
 export async function finishRelease(db: Db, input: FinishInput): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx
+    const finished = await trx
       .updateTable('quarantine_deliveries')
       .set({
         outcome: input.outcome,
@@ -842,7 +842,10 @@ export async function finishRelease(db: Db, input: FinishInput): Promise<void> {
         rejected: JSON.stringify(input.rejected),
       })
       .where('id', '=', input.deliveryId)
-      .execute();
+      .where('finished_at', 'is', null)
+      .executeTakeFirst();
+    // Already recorded: a retry after a commit whose answer was lost (the connection dropped).
+    if (!Number(finished.numUpdatedRows)) return;
     const byStatus = new Map<RecipientStatus, string[]>();
     for (const r of input.claimed) {
       const s = input.statusOf(r);

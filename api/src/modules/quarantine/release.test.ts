@@ -14,7 +14,7 @@ import {
   type QuarantineSuite,
 } from '../../test/quarantine';
 import { BULK_CONCURRENCY } from './bulk.service';
-import { insertQuarantinedMessage } from './quarantine.repository';
+import { finishRelease, insertQuarantinedMessage } from './quarantine.repository';
 import { tripsBreaker } from './release.service';
 import type { RelayResult } from '../../lib/smtp-relay';
 
@@ -734,6 +734,33 @@ test('the counters equal a recount after everything above', async () => {
 });
 
 describe('recording the outcome', () => {
+  test('an outcome recorded twice (a retry after a commit whose answer was lost) counts once', async () => {
+    const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'recorded twice' }));
+    expect((await release('ann@a.example', id)).statusCode).toBe(200);
+    const { delivery_id } = await t.db
+      .selectFrom('quarantine_recipients')
+      .select('delivery_id')
+      .where('message_id', '=', id)
+      .executeTakeFirstOrThrow();
+    const [row] = await t.db.selectFrom('history').selectAll().where('email_id', '=', id).execute();
+    const { id: _id, ...history } = row!;
+    await finishRelease(t.db, {
+      messageId: id,
+      deliveryId: delivery_id!,
+      outcome: 'released',
+      response: '250 ok',
+      accepted: ['ann@a.example'],
+      rejected: [],
+      statusOf: () => 'released',
+      claimed: ['ann@a.example'],
+      now: Date.now(),
+      history: { ...history, created_at: Date.now() },
+      scope: { kind: 'recipient', address: 'ann@a.example' },
+    });
+    expect(await historyOf(id)).toHaveLength(1);
+    await expectCountersConsistent();
+  });
+
   sqliteOnly(
     'a database locked while the relay answers: the outcome is recorded once the lock is gone, not lost',
     async () => {

@@ -8,7 +8,7 @@ import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
 import { useSession } from '@qc/auth';
 import type { HistoryEntry } from '@qc/contracts';
-import { formatDateTime, PageEmpty, PageError, PageHeader, usePhoneLayout } from '@qc/ui';
+import { formatDateTime, PageEmpty, PageError, PageHeader, ReloadFailed, usePhoneLayout } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
 import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +22,6 @@ import { useToday } from '../filters/useToday';
 import { failureReason } from '../quarantine/failure-reason';
 import { CELL_LINK } from '../quarantine/quarantine.format';
 import { LIMITS } from '../quarantine/quarantine.types';
-import { ReloadFailed } from '../states/ReloadFailed';
 import {
   DEFAULT_HISTORY_FILTERS,
   HISTORY_ACTIONS,
@@ -111,7 +110,7 @@ export function HistoryPage() {
               </Flex>
               {emailCell(entry)}
               <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
-                <span title={entry.user.email}>{entry.user.email}</span> ·{dateCell(entry.date)}
+                <span title={entry.user.email}>{entry.user.email}</span> · {dateCell(entry.date)}
                 {entry.ip_address ? ` · ${entry.ip_address}` : null}
               </Typography.Text>
             </Flex>
@@ -242,7 +241,7 @@ export function HistoryPage() {
           {list.isError ? (
             <ReloadFailed
               title={t('history.error_title')}
-              error={list.error}
+              description={t(errorMessageKey(list.error), { ns: 'common' })}
               onRetry={() => void list.refetch()}
               testId="history-refetch-error"
             />

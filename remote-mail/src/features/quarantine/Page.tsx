@@ -4,7 +4,7 @@ import Flex from 'antd/es/flex';
 import Select from 'antd/es/select';
 import Table from 'antd/es/table';
 import { errorMessageKey } from '@qc/api-client';
-import { PageEmpty, PageError, PageHeader, usePhoneLayout, useThemeToken } from '@qc/ui';
+import { PageEmpty, PageError, PageHeader, ReloadFailed, usePhoneLayout, useThemeToken } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
 import {
   useCallback,
@@ -23,8 +23,7 @@ import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/u
 import { BulkActions, BulkOutcomeAlert, type BulkOutcome } from './BulkActions';
 import { revealBidi, shownSubject } from '../email/bidi';
 import { useToday } from '../filters/useToday';
-import { quarantineColumns } from './columns';
-import { ReloadFailed } from '../states/ReloadFailed';
+import { quarantineColumns } from './quarantine.columns';
 import { FiltersBar } from './FiltersBar';
 import { patchFilters, readFilters, toListQuery, writeFilters, type QuarantineFilters } from './quarantine.filters';
 import { useQuarantineList } from './quarantine.queries';
@@ -165,7 +164,7 @@ export function QuarantinePage() {
           {list.isError ? (
             <ReloadFailed
               title={t('quarantine.error_title')}
-              error={list.error}
+              description={t(errorMessageKey(list.error), { ns: 'common' })}
               onRetry={() => void list.refetch()}
               testId="quarantine-refetch-error"
             />
