@@ -3,6 +3,7 @@ import { retryableLazy, ThemeRoot } from '@qc/ui';
 import { useNotices } from '@qc/ui-state';
 import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { BootScreen } from './app/BootScreen';
+import { LoadBoundary } from './app/LoadBoundary';
 import { leaveLogin, LOGIN_PATH, redirectToLogin, usePathname } from './app/location';
 import { PageBackground } from './app/PageBackground';
 import { UnreachableScreen } from './app/UnreachableScreen';
@@ -62,12 +63,14 @@ export function App() {
   return (
     <ThemeRoot>
       <PageBackground />
-      {notifyOn ? (
-        <Suspense fallback={null}>
-          <NotificationHost />
-        </Suspense>
-      ) : null}
-      {body}
+      <LoadBoundary>
+        {notifyOn ? (
+          <Suspense fallback={null}>
+            <NotificationHost />
+          </Suspense>
+        ) : null}
+        {body}
+      </LoadBoundary>
     </ThemeRoot>
   );
 }
