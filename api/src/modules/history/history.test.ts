@@ -207,6 +207,18 @@ test('filters: action, user (e-mail or id), dates; keyset pages', async () => {
     cursor = page.next_cursor;
   } while (cursor && seen.length < 20);
   expect(seen).toEqual(all);
+
+  // A user's pages merge two readers (own actions, their address's mail): each row once, in order.
+  const annAll = (await history('ann@a.example')).results.map((r) => r.id);
+  expect(annAll).toHaveLength(3);
+  const annSeen: string[] = [];
+  cursor = null;
+  do {
+    const page = await history('ann@a.example', `?page_size=1${cursor ? `&cursor=${cursor}` : ''}`);
+    annSeen.push(...page.results.map((r) => r.id));
+    cursor = page.next_cursor;
+  } while (cursor && annSeen.length < 20);
+  expect(annSeen).toEqual(annAll);
 });
 
 test('without a trusted proxy, X-Forwarded-For is ignored', async () => {
