@@ -2,6 +2,9 @@ import type shell from './shell.fr';
 
 /** Texts of the protected pages, English (see shell.fr.ts). */
 const en: typeof shell = {
+  connection: {
+    offline: 'You are offline: what is shown may be out of date. Everything is reloaded when the connection is back.',
+  },
   profile: {
     description: 'Your details, your password and two-factor authentication.',
     info: {

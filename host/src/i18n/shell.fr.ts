@@ -4,6 +4,10 @@
  * them. Keys mirror shell.en.ts exactly (a test checks).
  */
 const shell = {
+  connection: {
+    offline:
+      'Vous êtes hors ligne\u00a0: ce qui est affiché peut dater. Tout sera actualisé au retour de la connexion.',
+  },
   profile: {
     description: 'Vos informations, votre mot de passe et l’authentification à deux facteurs.',
     info: {

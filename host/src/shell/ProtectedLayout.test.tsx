@@ -1,6 +1,6 @@
 import { resetSessionForTests } from '@qc/auth';
 import { useDocumentTitle } from '@qc/ui';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { onlineManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, Link, RouterProvider } from 'react-router-dom';
@@ -41,6 +41,21 @@ describe('protected layout (spec §2)', () => {
     expect(await screen.findByRole('dialog', { name: 'Envoyer un avis' })).toBeInTheDocument();
     // Every page ends with room for it: scrolled to the end, nothing stays under the button.
     expect(screen.getByTestId('content')).toHaveStyle({ paddingBottom: '48px' });
+  });
+
+  it('offline, a banner says what is shown may be out of date; back online, it goes', async () => {
+    signIn();
+    mockApi(() => jsonResponse(200, USER));
+    renderShell('/dashboard');
+    await screen.findByText('page content');
+    expect(screen.queryByTestId('offline')).toBeNull();
+    act(() => onlineManager.setOnline(false));
+    try {
+      expect(screen.getByTestId('offline')).toHaveTextContent('Vous êtes hors ligne');
+    } finally {
+      act(() => onlineManager.setOnline(true));
+    }
+    expect(screen.queryByTestId('offline')).toBeNull();
   });
 
   it('the admin feedback page is in the drawer of an admin only', async () => {

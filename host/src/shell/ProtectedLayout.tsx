@@ -6,8 +6,8 @@ import { getCurrentUser } from '@qc/api-client';
 import { useSession } from '@qc/auth';
 import { documentTitle, PageLoading, useThemeToken } from '@qc/ui';
 import { useTheme } from '@qc/ui-state';
-import { useQuery } from '@tanstack/react-query';
-import { Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { onlineManager, useQuery } from '@tanstack/react-query';
+import { Suspense, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { useRemotes } from '../app/remotes';
@@ -25,6 +25,14 @@ import { SkipLink } from './SkipLink';
 /** Spec §9: the drawer is 240 px wide and collapses to 64 px. */
 export const DRAWER_WIDTH = 240;
 export const DRAWER_COLLAPSED_WIDTH = 64;
+
+/** Whether the browser says it is online (react-query pauses its requests while it is not). */
+function useOnline(): boolean {
+  return useSyncExternalStore(
+    (onChange) => onlineManager.subscribe(onChange),
+    () => onlineManager.isOnline(),
+  );
+}
 
 /** Keeps the signed-in user in react-query (['me']) and mirrors it into the session store. */
 function useCurrentUserQuery() {
@@ -63,6 +71,7 @@ export function ProtectedLayout() {
   const token = useThemeToken();
   const dark = useTheme((s) => s.resolved === 'dark');
   const remotesFailed = useRemotes((s) => s.status === 'failed');
+  const online = useOnline();
   const [collapsed, setCollapsed] = useState(false);
   // Below antd's lg breakpoint (992 px: a phone, a small tablet) the drawer starts collapsed and the
   // content's margin shrinks: an expanded drawer left a 390 px phone about 100 px for the page.
@@ -171,6 +180,10 @@ export function ProtectedLayout() {
           <LanguageSelect />
           <ProfileMenu />
         </Layout.Header>
+        {/* Offline, a reload waits for the connection silently: say so, above whatever is shown. */}
+        {online ? null : (
+          <Alert type="warning" banner showIcon title={t('connection.offline')} role="status" data-testid="offline" />
+        )}
         {remotesFailed ? (
           <Alert type="warning" banner showIcon title={t('layout.remotes_unavailable')} data-testid="remotes-error" />
         ) : null}
