@@ -10,6 +10,7 @@ import { m0009_admin_history_domain } from './migration-0009-admin-history-domai
 import { m0010_envelope_to } from './migration-0010-envelope-to';
 import { m0011_retention_index } from './migration-0011-retention-index';
 import { m0012_history_audience } from './migration-0012-history-audience';
+import { m0013_administration } from './migration-0013-administration';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -237,6 +238,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010_envelope_to': m0010_envelope_to,
   '0011_retention_index': m0011_retention_index,
   '0012_history_audience': m0012_history_audience,
+  '0013_administration': m0013_administration,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

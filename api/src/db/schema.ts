@@ -1,4 +1,4 @@
-import type { Role } from '@qc/contracts';
+import type { HistoryAction, Role } from '@qc/contracts';
 
 /**
  * Row types of every table. Timestamps are epoch milliseconds (integers in both dialects, so
@@ -23,6 +23,23 @@ export interface UsersTable {
   mfa_pending_secret: string | null;
   /** Last accepted TOTP time step: a step at or below it is refused (replay). */
   mfa_last_step: number | null;
+  // 0013_administration
+  /** Two-factor must be set up at the next sign-in before any access (an admin's choice). */
+  mfa_required: number;
+  /** When the last sign-in issued tokens; null: never. */
+  last_login: number | null;
+  /** When mfa_pending_secret was made: an unconfirmed set-up expires. */
+  mfa_pending_at: number | null;
+}
+
+/** The invitation link e-mailed to a user created without a password (HMAC of its token). */
+export interface UserInvitationsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface DomainsTable {
@@ -121,7 +138,10 @@ export interface QuarantineDeliveriesTable {
   rejected: string;
 }
 
-/** Append-only audit trail: every download, release and delete. */
+/**
+ * Append-only audit trail: every download, release and delete of quarantined mail, and (0013)
+ * every administration change and security event, about a user or a domain (`target_*`).
+ */
 export interface HistoryTable {
   id: string;
   created_at: number;
@@ -129,11 +149,18 @@ export interface HistoryTable {
   actor_email: string;
   actor_role: Role;
   actor_domain: string | null;
-  action: 'download' | 'release' | 'delete';
-  email_id: string;
+  action: HistoryAction;
+  /** The e-mail of a mail action; null for the others. */
+  email_id: string | null;
   result: 'success' | 'failure';
   code: string | null;
   ip_address: string | null;
+  target_kind: 'user' | 'domain' | null;
+  target_id: string | null;
+  /** The target's e-mail or name when the row was written. */
+  target_label: string | null;
+  /** JSON array of the names of the fields an update changed. */
+  changes: string | null;
 }
 
 /** Who reads a history row besides admins: 'u:<user id>' or 'd:<domain>' (migration 0012). */
@@ -264,6 +291,7 @@ export interface RateLimitsTable {
 
 export interface Database {
   users: UsersTable;
+  user_invitations: UserInvitationsTable;
   domains: DomainsTable;
   sessions: SessionsTable;
   quarantine_messages: QuarantineMessagesTable;

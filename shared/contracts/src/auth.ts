@@ -15,8 +15,19 @@ export const TwoFactorChallenge = z.object({
 });
 export type TwoFactorChallenge = z.infer<typeof TwoFactorChallenge>;
 
-/** Spec §3 "Login response": either a token pair or a second-factor challenge. */
-export const LoginResponse = z.union([TokenPair, TwoFactorChallenge]);
+/**
+ * Two-factor must be set up before any access is given (the user's `mfa_required`, or their role is
+ * in QC_MFA_REQUIRED_ROLES): the partial token, sent as `Authorization: Bearer`, reaches only
+ * POST /api/users/me/mfa/setup/ and /enable/, whose answer then also carries the token pair.
+ */
+export const TwoFactorSetupChallenge = z.object({
+  requires_2fa_setup: z.literal(true),
+  partial_token: z.string(),
+});
+export type TwoFactorSetupChallenge = z.infer<typeof TwoFactorSetupChallenge>;
+
+/** Spec §3 "Login response": a token pair, a second-factor challenge, or a set-up challenge. */
+export const LoginResponse = z.union([TokenPair, TwoFactorChallenge, TwoFactorSetupChallenge]);
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
 export const RefreshRequest = z.object({ refresh: z.string().min(1).max(512) });

@@ -23,6 +23,14 @@ export const ERROR_CODES = [
   'email_change_expired', // 400, the e-mail confirmation link has expired
   'email_taken', // 409
   'username_taken', // 409
+  // Administration (DESIGN §4.1)
+  'cannot_change_self', // 400, deleting, deactivating or demoting oneself
+  'last_admin', // 409, the last active admin cannot be removed, deactivated or demoted
+  'domain_taken', // 409, a domain of that name exists
+  'domain_has_users', // 409, spec §5: delete the domain's users first
+  'invitation_invalid', // 400, unknown or already used invitation link
+  'invitation_expired', // 400, the invitation link has expired
+  'mfa_setup_required', // 403, a set-up partial token used anywhere but the two-factor set-up
   'payload_too_large', // 413
   'file_too_large', // 413, a feedback image over 5 MB
   'unsupported_media_type', // 415

@@ -2,8 +2,38 @@ import { z } from 'zod';
 import { CursorParam, emptyAsUndefined, PageSizeParam, Role } from './common';
 import { DateFilter, optionalText, refuseReversedBounds } from './quarantine';
 
-/** What the history (audit trail) records: every download, release and delete of a quarantined e-mail. */
-export const HISTORY_ACTIONS = ['download', 'release', 'delete'] as const;
+/** What the history (audit trail) records about quarantined mail: every download, release and delete. */
+export const HISTORY_MAIL_ACTIONS = ['download', 'release', 'delete'] as const;
+export type HistoryMailAction = (typeof HISTORY_MAIL_ACTIONS)[number];
+/** Administration (issue 16): every change made through /api/users/ and /api/domains/, with its actor. */
+export const ADMIN_ACTIONS = [
+  'user_create',
+  'user_update',
+  'user_delete',
+  'mfa_reset',
+  'domain_create',
+  'domain_update',
+  'domain_delete',
+] as const;
+/** Security events of an account (also structured log lines): read by admins and the account's domain_admin. */
+export const SECURITY_ACTIONS = [
+  'login_failed',
+  'account_locked',
+  'refresh_reuse',
+  'totp_replay',
+  'mfa_enabled',
+  'mfa_disabled',
+  'password_changed',
+] as const;
+export const HISTORY_ACTIONS = [...HISTORY_MAIL_ACTIONS, ...ADMIN_ACTIONS, ...SECURITY_ACTIONS] as const;
+/** The `category` filter of the history: one of these groups of actions. */
+export const HISTORY_CATEGORIES = {
+  mail: HISTORY_MAIL_ACTIONS,
+  administration: ADMIN_ACTIONS,
+  security: SECURITY_ACTIONS,
+};
+export const HistoryCategory = z.enum(['mail', 'administration', 'security']);
+export type HistoryCategory = z.infer<typeof HistoryCategory>;
 export const HistoryAction = z.enum(HISTORY_ACTIONS);
 export type HistoryAction = z.infer<typeof HistoryAction>;
 
@@ -13,7 +43,15 @@ export const HistoryEntry = z.object({
   /** Who acted: id (null once the account is deleted) and e-mail and role as they were then. */
   user: z.object({ id: z.string().nullable(), email: z.string(), role: Role }),
   action: HistoryAction,
-  email_id: z.string(),
+  /** The quarantined e-mail of a mail action; null for the other actions. */
+  email_id: z.string().nullable(),
+  /**
+   * What an administration or security action was about: a user or a domain, its id (null once
+   * deleted) and its e-mail or name as it was then. Null for mail actions.
+   */
+  target: z.object({ kind: z.enum(['user', 'domain']), id: z.string().nullable(), label: z.string() }).nullable(),
+  /** Names of the fields an update changed (never their values: no secret reaches the trail). */
+  changes: z.array(z.string()).nullable(),
   /**
    * The e-mail as the caller may see it (its subject: null when it has none), or null when they
    * may not (an attempt on someone else's mail is recorded, but its subject is not theirs to read).
@@ -38,6 +76,7 @@ export type HistoryList = z.infer<typeof HistoryList>;
 export const HistoryListQuery = z
   .object({
     action: z.preprocess(emptyAsUndefined, HistoryAction.optional()),
+    category: z.preprocess(emptyAsUndefined, HistoryCategory.optional()),
     user: optionalText(320),
     date_from: DateFilter,
     date_to: DateFilter,

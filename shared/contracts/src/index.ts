@@ -16,3 +16,5 @@ export * from './quarantine';
 export * from './history';
 export * from './bulk';
 export * from './statistics';
+export * from './admin-users';
+export * from './domains';

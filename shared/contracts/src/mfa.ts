@@ -22,6 +22,13 @@ export type MfaEnableRequest = z.infer<typeof MfaEnableRequest>;
 export const BackupCodesResponse = z.object({ backup_codes: z.array(z.string()) });
 export type BackupCodesResponse = z.infer<typeof BackupCodesResponse>;
 
+/** POST /api/users/me/mfa/enable/ with a set-up partial token (TwoFactorSetupChallenge): the session too. */
+export const MfaEnableResponse = BackupCodesResponse.extend({
+  access: z.string().optional(),
+  refresh: z.string().optional(),
+});
+export type MfaEnableResponse = z.infer<typeof MfaEnableResponse>;
+
 /** POST /api/users/me/mfa/disable/ and /api/users/me/mfa/backup-codes/: the account password again. */
 export const PasswordRequest = z
   .object({

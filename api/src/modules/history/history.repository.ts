@@ -1,9 +1,19 @@
 import { sql, SqliteAdapter, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import type { HistoryMailAction } from '@qc/contracts';
 import type { DbExecutor } from '../../db/database';
 import type { HistoryTable } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
 export type HistoryRow = HistoryTable;
+
+type TargetColumns = 'target_kind' | 'target_id' | 'target_label' | 'changes';
+/** A new row: the target columns may be left out (mail actions have none). */
+export type NewHistoryRow = Omit<HistoryRow, 'id' | TargetColumns> & Partial<Pick<HistoryRow, TargetColumns>>;
+/** A row about quarantined mail: download, release or delete of one e-mail. */
+export type MailHistoryRow = Omit<HistoryRow, 'id' | TargetColumns | 'email_id' | 'action'> & {
+  email_id: string;
+  action: HistoryMailAction;
+};
 
 /**
  * A history row's readers besides admins (migration 0012): its actor, whoever holds an address it
@@ -19,7 +29,7 @@ export const readerKey = {
  * Appends one audit row and its readers (`readerKey`), together: in the caller's transaction when
  * given one. Rows are never updated.
  */
-export async function insertHistory(db: DbExecutor, row: Omit<HistoryRow, 'id'>, readers: string[]): Promise<string> {
+export async function insertHistory(db: DbExecutor, row: NewHistoryRow, readers: string[]): Promise<string> {
   if (!db.isTransaction) return db.transaction().execute((trx) => insertHistory(trx, row, readers));
   const id = newId(row.created_at);
   await db
@@ -41,6 +51,8 @@ export type HistoryScope = { kind: 'all' } | { kind: 'readers'; keys: readonly s
 
 export interface HistoryFilters {
   action?: HistoryRow['action'];
+  /** Any of these actions (a category of the history). */
+  actions?: readonly HistoryRow['action'][];
   /** An e-mail (lower-cased) or a user id. */
   user?: string;
   dateFrom?: number;
@@ -81,6 +93,7 @@ function pageQuery(
     sql.ref(column),
   ) as [RawBuilder<number>, RawBuilder<string>];
   if (f.action) query = query.where('h.action', '=', f.action);
+  if (f.actions) query = query.where('h.action', 'in', f.actions);
   if (f.user) {
     const user = f.user;
     query = query.where((eb) =>

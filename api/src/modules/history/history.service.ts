@@ -1,4 +1,4 @@
-import { dateFilterBound, type HistoryList, type HistoryListQuery } from '@qc/contracts';
+import { dateFilterBound, HISTORY_CATEGORIES, type HistoryList, type HistoryListQuery } from '@qc/contracts';
 import type { Db } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
 import type { AuthContext } from '../auth/auth.service';
@@ -56,6 +56,7 @@ export async function historyPage(db: Db, auth: AuthContext, query: HistoryListQ
     historyScopeFor(auth),
     {
       action: query.action,
+      actions: query.category ? HISTORY_CATEGORIES[query.category] : undefined,
       user: query.user,
       dateFrom: dateFilterBound(query.date_from, false),
       dateTo: dateFilterBound(query.date_to, true),
@@ -66,7 +67,8 @@ export async function historyPage(db: Db, auth: AuthContext, query: HistoryListQ
   const page = rows.slice(0, query.page_size);
   const last = page[page.length - 1];
   // Which mail each row is about, by its subject, for the mails the caller may see as in the list.
-  const subjects = await visibleSubjects(db, [...new Set(page.map((r) => r.email_id))], scopeFor(auth.user));
+  const emailIds = page.flatMap((r) => (r.email_id === null ? [] : [r.email_id]));
+  const subjects = await visibleSubjects(db, [...new Set(emailIds)], scopeFor(auth.user));
   return {
     results: page.map((r) => ({
       id: r.id,
@@ -74,7 +76,12 @@ export async function historyPage(db: Db, auth: AuthContext, query: HistoryListQ
       user: { id: r.actor_id, email: r.actor_email, role: r.actor_role },
       action: r.action,
       email_id: r.email_id,
-      email: subjects.has(r.email_id) ? { subject: subjects.get(r.email_id) ?? null } : null,
+      email: r.email_id !== null && subjects.has(r.email_id) ? { subject: subjects.get(r.email_id) ?? null } : null,
+      target:
+        r.target_kind && r.target_label !== null
+          ? { kind: r.target_kind, id: r.target_id, label: r.target_label }
+          : null,
+      changes: r.changes ? (JSON.parse(r.changes) as string[]) : null,
       ip_address: showsIp(auth, r) ? r.ip_address : null,
       result: r.result,
       code: r.code,

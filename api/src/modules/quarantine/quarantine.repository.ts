@@ -4,7 +4,6 @@ import { MESSAGE_ID_INDEXED_CHARS } from '../../db/migration-0008-message-id-ind
 import type {
   CountScope,
   DeliveryOutcome,
-  HistoryTable,
   QuarantineDeliveriesTable,
   QuarantineMessagesTable,
   RecipientStatus,
@@ -12,7 +11,7 @@ import type {
 import { recipientDomain } from '../../lib/addresses';
 import type { Outcome } from '../../lib/group-commit';
 import { newId } from '../../lib/ids';
-import { insertHistory, readerKey } from '../history/history.repository';
+import { insertHistory, readerKey, type MailHistoryRow } from '../history/history.repository';
 import {
   addDaily,
   applyDailyDeltas,
@@ -642,7 +641,7 @@ export async function messageExists(db: DbExecutor, id: string): Promise<boolean
 }
 
 /** Whether this actor had this refusal of this action on this e-mail recorded since `since`. */
-export async function refusedSince(db: DbExecutor, row: Omit<HistoryRow, 'id'>, since: number): Promise<boolean> {
+export async function refusedSince(db: DbExecutor, row: HistoryRow, since: number): Promise<boolean> {
   if (!row.actor_id) return false;
   const found = await db
     .selectFrom('history')
@@ -694,7 +693,7 @@ export async function lastDelivery(db: DbExecutor, id: string, scope: Scope): Pr
  * Appends an audit row with its readers: its actor, the actor's domain, and the addresses and
  * domains of the recipients of that mail within the actor's scope (those the action was about).
  */
-export async function recordHistory(db: DbExecutor, row: Omit<HistoryRow, 'id'>, scope: Scope): Promise<void> {
+export async function recordHistory(db: DbExecutor, row: HistoryRow, scope: Scope): Promise<void> {
   const { rows } = await sql<{ recipient: string; domain: string }>`select recipient, domain
     from quarantine_recipients r
     where r.message_id = ${row.email_id} and ${scopeSql(scope, 'r', isSqlite(db))}`.execute(db);
@@ -710,7 +709,7 @@ export async function recordHistory(db: DbExecutor, row: Omit<HistoryRow, 'id'>,
 
 // Status changes: compare-and-set per source status, counters and history in the same transaction.
 
-type HistoryRow = Omit<HistoryTable, 'id'>;
+type HistoryRow = MailHistoryRow;
 
 /** Moves the caller's rows of one message from each of `from` to `to`; returns the rows moved. */
 async function moveScoped(
@@ -821,7 +820,7 @@ export interface FinishInput {
   statusOf: (recipient: string) => RecipientStatus;
   claimed: string[];
   now: number;
-  history: Omit<HistoryRow, 'id'>;
+  history: HistoryRow;
   /** The releaser's scope: whose mail the history row is about. */
   scope: Scope;
 }
@@ -891,7 +890,7 @@ export async function softDelete(
   scope: Scope,
   now: number,
   staleBefore: number,
-  history: Omit<HistoryRow, 'id'>,
+  history: HistoryRow,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const deltas: CountDeltas = new Map();

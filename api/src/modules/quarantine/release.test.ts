@@ -743,7 +743,7 @@ describe('recording the outcome', () => {
       .where('message_id', '=', id)
       .executeTakeFirstOrThrow();
     const [row] = await t.db.selectFrom('history').selectAll().where('email_id', '=', id).execute();
-    const { id: _id, ...history } = row!;
+    const { id: _id, target_kind: _k, target_id: _t, target_label: _l, changes: _c, ...history } = row!;
     await finishRelease(t.db, {
       messageId: id,
       deliveryId: delivery_id!,
@@ -754,7 +754,7 @@ describe('recording the outcome', () => {
       statusOf: () => 'released',
       claimed: ['ann@a.example'],
       now: Date.now(),
-      history: { ...history, created_at: Date.now() },
+      history: { ...history, email_id: id, action: 'release', created_at: Date.now() },
       scope: { kind: 'recipient', address: 'ann@a.example' },
     });
     expect(await historyOf(id)).toHaveLength(1);

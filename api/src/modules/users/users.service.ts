@@ -87,6 +87,9 @@ export async function createUser(deps: UserDeps, raw: NewUserInput): Promise<Use
     mfa_secret: null,
     mfa_pending_secret: null,
     mfa_last_step: null,
+    mfa_required: 0,
+    last_login: null,
+    mfa_pending_at: null,
     date_joined: now,
   };
   try {
