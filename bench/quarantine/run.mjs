@@ -50,7 +50,7 @@ async function main() {
   const { createPasswordHasher } = await api('lib/passwords.ts');
   const { createUser } = await api('modules/users/users.service.ts');
   const { listQuarantine } = await api('modules/quarantine/quarantine.service.ts');
-  const { listKeysQuery, textHitsQuery } = await api('modules/quarantine/quarantine.repository.ts');
+  const { listKeysQuery, textHitsQuery } = await api('modules/quarantine/list.repository.ts');
   const { dashboardFor } = await api('modules/dashboard/dashboard.service.ts');
   const { statisticsFor } = await api('modules/statistics/statistics.service.ts');
   const { rebuildStatistics } = await api('modules/statistics/statistics.repository.ts');

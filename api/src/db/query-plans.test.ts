@@ -13,8 +13,8 @@ import {
   senderHitsQuery,
   statusCountsQuery,
   textHitsQuery,
-  type Scope,
-} from '../modules/quarantine/quarantine.repository';
+} from '../modules/quarantine/list.repository';
+import type { Scope } from '../modules/quarantine/quarantine-scope';
 import { purgeCandidatesQuery } from '../modules/retention/retention.repository';
 import { DAY_MS, dailyForScopeQuery, rebuildStatistics, utcDay } from '../modules/statistics/statistics.repository';
 import { openMigratedDatabase, type DatabaseHandle } from './database';

@@ -1,9 +1,6 @@
 import { bearer, createTestApp, type TestApp } from '../../test/helpers';
-import {
-  DuplicateMessageError,
-  insertQuarantinedMessage,
-  transitionRecipient,
-} from '../quarantine/quarantine.repository';
+import { DuplicateMessageError, insertQuarantinedMessage } from '../quarantine/ingest.repository';
+import { transitionRecipient } from '../quarantine/status.repository';
 import { countsForScope } from './dashboard.repository';
 
 let t: TestApp;

@@ -2,7 +2,7 @@ import { dateFilterBound, HISTORY_CATEGORIES, type HistoryList, type HistoryList
 import type { Db } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
 import type { AuthContext } from '../auth/auth.service';
-import { visibleSubjects } from '../quarantine/quarantine.repository';
+import { visibleSubjects } from '../quarantine/list.repository';
 import { scopeFor } from '../quarantine/quarantine.service';
 import { listHistory, readerKey, type HistoryRow, type HistoryScope } from './history.repository';
 

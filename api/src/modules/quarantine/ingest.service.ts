@@ -15,7 +15,7 @@ import {
   insertQuarantinedMessage,
   insertQuarantinedMessages,
   type NewQuarantinedMessage,
-} from './quarantine.repository';
+} from './ingest.repository';
 
 export type WriteMessage = (msg: NewQuarantinedMessage) => Promise<string>;
 

@@ -12,7 +12,7 @@ import {
   uniqueUuid,
 } from '../../test/quarantine';
 import { retryStableBytes } from './ingest.service';
-import { DuplicateMessageError, insertQuarantinedMessages } from './quarantine.repository';
+import { DuplicateMessageError, insertQuarantinedMessages } from './ingest.repository';
 
 /** The fields of a row for insertQuarantinedMessages that these tests do not vary. */
 const storedRow = () => ({

@@ -22,25 +22,19 @@ import { isId } from '../../lib/ids';
 import type { AuthContext } from '../auth/auth.service';
 import type { SessionContextRow } from '../auth/auth.repository';
 import {
-  findMessage,
-  findRaw,
   firstRecipients,
-  hasRaw,
-  lastDelivery,
   listPage,
-  messageExists,
-  recordHistory,
-  refusedSince,
   visibleRecipients,
   type ListMessageRow,
   type RecipientRow,
-  softDelete,
   statusCounts,
   type ListFilters,
   type ListKey,
-  type Scope,
   type StatusCount,
-} from './quarantine.repository';
+} from './list.repository';
+import { findMessage, findRaw, hasRaw, lastDelivery, messageExists } from './quarantine.repository';
+import type { Scope } from './quarantine-scope';
+import { recordHistory, refusedSince, softDelete } from './status.repository';
 
 /** A claim older than this is taken to be from a process that died mid-release: shown as release_unknown. */
 export const RELEASE_STALE_MS = 10 * 60 * 1000;

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { bearer, sqliteOnly, type TestApp } from '../../test/helpers';
 import { ingestOk, meta, mime, type Sink, startQuarantineSuite, type QuarantineSuite } from '../../test/quarantine';
-import { listPage, listKeysQuery, messageIdForms, textHitIds, type Scope } from './quarantine.repository';
+import { listPage, listKeysQuery, messageIdForms, textHitIds } from './list.repository';
+import type { Scope } from './quarantine-scope';
 
 let suite: QuarantineSuite;
 let t: TestApp;

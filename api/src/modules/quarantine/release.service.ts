@@ -4,7 +4,8 @@ import type { DeliveryOutcome, RecipientStatus } from '../../db/schema';
 import { isDatabaseUnavailable, type ErrorLogger } from '../../lib/error-handler';
 import { HttpError } from '../../lib/http-error';
 import { relayRaw, type RelayResult, type RelayTimeouts } from '../../lib/smtp-relay';
-import { claimForRelease, findMessage, findRaw, finishRelease, type FinishInput } from './quarantine.repository';
+import { findMessage, findRaw } from './quarantine.repository';
+import { claimForRelease, finishRelease, type FinishInput } from './status.repository';
 import {
   emailNotFound,
   historyRow,

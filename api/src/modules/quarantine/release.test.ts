@@ -14,7 +14,8 @@ import {
   type QuarantineSuite,
 } from '../../test/quarantine';
 import { BULK_CONCURRENCY } from './bulk.service';
-import { finishRelease, insertQuarantinedMessage } from './quarantine.repository';
+import { insertQuarantinedMessage } from './ingest.repository';
+import { finishRelease } from './status.repository';
 import { tripsBreaker } from './release.service';
 import type { RelayResult } from '../../lib/smtp-relay';
 

@@ -2,7 +2,8 @@ import { RISK_THRESHOLDS, riskLevel, STATISTICS_PERIODS } from '@qc/contracts';
 import { runCli } from '../../cli/run-cli';
 import { bearer, insertCounter, type TestApp } from '../../test/helpers';
 import { ingestOk, meta, mime, startQuarantineSuite, type QuarantineSuite } from '../../test/quarantine';
-import { insertQuarantinedMessage, transitionRecipient } from '../quarantine/quarantine.repository';
+import { insertQuarantinedMessage } from '../quarantine/ingest.repository';
+import { transitionRecipient } from '../quarantine/status.repository';
 import { DAY_MS, rebuildStatistics, utcDay } from './statistics.repository';
 
 let suite: QuarantineSuite;

@@ -1,0 +1,330 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import type { DbExecutor } from '../../db/database';
+import { MESSAGE_ID_INDEXED_CHARS } from '../../db/migration-0008-message-id-index';
+import type { QuarantineMessagesTable, RecipientStatus } from '../../db/schema';
+import { byMessageScope, isSqlite, scopeSql, type Scope } from './quarantine-scope';
+
+/** Case-insensitive substring match, the user's text taken literally (no wildcards). */
+function containsSql(db: DbExecutor, ref: string, value: string): RawBuilder<SqlBool> {
+  const pattern = `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return isSqlite(db)
+    ? sql<SqlBool>`${sql.ref(ref)} like ${pattern} escape '\\'`
+    : sql<SqlBool>`${sql.ref(ref)} ilike ${pattern}`;
+}
+
+export interface ListFilters {
+  /** Recipient statuses to match (any visible recipient in one of them); null = any status. */
+  statuses: RecipientStatus[] | null;
+  q?: string;
+  /** The ids a 3+ character `q` matches, when few (found first); else the match is a subquery. */
+  textIds?: string[];
+  sender?: string;
+  /** PostgreSQL: the ids `sender` matches, when few (found first); else it is tested along the scan. */
+  senderIds?: string[];
+  recipient?: string;
+  action?: string;
+  scoreMin?: number;
+  scoreMax?: number;
+  dateFrom?: number;
+  dateTo?: number;
+}
+
+export interface ListKey {
+  received_at: number;
+  message_id: string;
+}
+
+/** Shorter terms have no trigram: they are matched with LIKE on the rows the keyset scan reads. */
+export const TRIGRAM_MIN = 3;
+/**
+ * A text search with at most this many hits is answered hits first (the trigram index finds them,
+ * then only their rows are sorted); with more, the scope's index is walked in keyset order and each
+ * row's message is tested, which finds a page quickly because hits are then frequent.
+ */
+export const HITS_FIRST_MAX = 2000;
+/**
+ * On PostgreSQL a sender filter matching at most this many messages is answered hits first too.
+ * Otherwise the planner may walk the date index for a sender whose mail is old (a past campaign)
+ * and read every newer row: 300 ms at 1M rows. Hits spread evenly break even at about 3,000.
+ * SQLite tests the sender along the scope's index at 7 ms: no probe there.
+ */
+export const SENDER_HITS_FIRST_MAX = 4000;
+
+/**
+ * One keyset page of the messages the caller may see, newest first: (received_at, id) strictly
+ * after `after`. Driven by the scope's index on quarantine_recipients ((recipient|domain|-),
+ * received_at DESC, message_id DESC, status); message filters join quarantine_messages. No OFFSET,
+ * no count. A text search of 3+ characters first asks the trigram index (FTS5 on SQLite, pg_trgm
+ * GIN on PostgreSQL) for at most HITS_FIRST_MAX + 1 hits: few hits are read by primary key and
+ * sorted; many are matched row by row along the keyset scan (which stops after one page). On
+ * PostgreSQL a sender filter of 3+ characters is probed the same way (SENDER_HITS_FIRST_MAX).
+ */
+export async function listPage(
+  db: DbExecutor,
+  scope: Scope,
+  f: ListFilters,
+  after: ListKey | null,
+  limit: number,
+): Promise<ListMessageRow[]> {
+  if (f.q !== undefined && f.q.length >= TRIGRAM_MIN && !f.textIds) {
+    const hits = await textHitIds(db, scope, f.q, HITS_FIRST_MAX);
+    if (hits.complete && !hits.ids.length) return [];
+    if (hits.complete) f = { ...f, textIds: hits.ids };
+  }
+  if (f.sender !== undefined && f.sender.length >= TRIGRAM_MIN && !f.senderIds && !isSqlite(db)) {
+    const hits = await senderHitIds(db, f.sender, SENDER_HITS_FIRST_MAX);
+    if (hits.complete && !hits.ids.length) return [];
+    if (hits.complete) f = { ...f, senderIds: hits.ids };
+  }
+  const { rows } = await listPageQuery(db, scope, f, after, limit).execute(db);
+  return rows.map((r) => ({ ...r, received_at: Number(r.received_at) }));
+}
+
+/** The page's keys, then their messages by primary key: one statement, one round trip (query-plan test). */
+export function listPageQuery(db: DbExecutor, scope: Scope, f: ListFilters, after: ListKey | null, limit: number) {
+  return sql<ListMessageRow>`select m.id, m.received_at, m.sender, m.subject, m.score, m.action, m.size,
+      m.recipient_count, m.raw_purged_at
+    from (${listKeysQuery(db, scope, f, after, limit)}) k join quarantine_messages m on m.id = k.message_id
+    order by k.received_at desc, k.message_id desc`;
+}
+
+/** The keys of listPage's page (exported for the query-plan test). */
+export function listKeysQuery(
+  db: DbExecutor,
+  scope: Scope,
+  f: ListFilters,
+  after: ListKey | null,
+  limit: number,
+): RawBuilder<ListKey> {
+  const senderTested = f.sender !== undefined && !f.senderIds;
+  const needsMessage = senderTested || f.action !== undefined || f.scoreMin !== undefined || f.scoreMax !== undefined;
+  // Few text hits: their rows by primary key, then sorted. SQLite has no statistics to see that, so
+  // the other indexed columns are hidden from its planner (unary +).
+  const hitsFirst = f.textIds !== undefined && isSqlite(db);
+  const receivedAt = hitsFirst ? sql`+r.received_at` : sql`r.received_at`;
+  const conditions: Expression<SqlBool>[] = [scopeSql(scope, 'r', hitsFirst)];
+  if (f.statuses) conditions.push(sql<SqlBool>`r.status in (${sql.join(f.statuses)})`);
+  if (f.dateFrom !== undefined) conditions.push(sql<SqlBool>`${receivedAt} >= ${f.dateFrom}`);
+  if (f.dateTo !== undefined) conditions.push(sql<SqlBool>`${receivedAt} <= ${f.dateTo}`);
+  if (f.recipient !== undefined) conditions.push(containsSql(db, 'r.recipient', f.recipient));
+  if (f.action !== undefined) conditions.push(sql<SqlBool>`m.action = ${f.action}`);
+  if (f.scoreMin !== undefined) conditions.push(sql<SqlBool>`m.score >= ${f.scoreMin}`);
+  if (f.scoreMax !== undefined) conditions.push(sql<SqlBool>`m.score <= ${f.scoreMax}`);
+  if (f.senderIds) conditions.push(sql<SqlBool>`r.message_id in (${sql.join(f.senderIds)})`);
+  else if (senderTested) conditions.push(senderSql(db, 'm', f.sender!));
+  if (f.textIds) {
+    conditions.push(sql<SqlBool>`r.message_id in (${sql.join(f.textIds)})`);
+  } else if (f.q !== undefined) {
+    // Many hits (or a term too short for trigrams): tested on each row the keyset scan reads — the
+    // message's subject and senders (by primary key), and this (visible) recipient's address. A
+    // scalar subquery, not EXISTS: PostgreSQL may turn an EXISTS into a hashed subplan, which reads
+    // and matches every message before the first row (a full scan, whatever the LIMIT).
+    const text = ['t.subject', 't.sender', 't.envelope_from'].map((c) => containsSql(db, c, f.q!));
+    const messageIds = messageIdForms(f.q);
+    if (messageIds) text.push(messageIdSql('t', messageIds));
+    conditions.push(
+      sql<SqlBool>`(coalesce((select ${sql.join(text, sql` or `)} from quarantine_messages t where t.id = r.message_id), false)
+        or ${containsSql(db, 'r.recipient', f.q)})`,
+    );
+  }
+  if (after) {
+    // PostgreSQL takes a row comparison as one index range. SQLite needs the redundant `<=` to seek
+    // to the cursor: with the OR alone it walks the index from the newest row (O(depth)).
+    conditions.push(
+      isSqlite(db)
+        ? sql<SqlBool>`${receivedAt} <= ${after.received_at} and (${receivedAt} < ${after.received_at} or (${receivedAt} = ${after.received_at} and r.message_id < ${after.message_id}))`
+        : sql<SqlBool>`(r.received_at, r.message_id) < (${after.received_at}, ${after.message_id})`,
+    );
+  }
+  // A user has one row per message (the primary key is (message_id, recipient)): no DISTINCT needed.
+  const distinct = scope.kind === 'recipient' ? sql`` : sql`distinct`;
+  const join = needsMessage ? sql`join quarantine_messages m on m.id = r.message_id` : sql``;
+  return sql<ListKey>`select ${distinct} r.received_at, r.message_id
+    from quarantine_recipients r ${join}
+    where ${sql.join(conditions, sql` and `)}
+    order by r.received_at desc, r.message_id desc
+    limit ${limit}`;
+}
+
+/**
+ * A search term that looks like a Message-ID ("<id@host>", with or without its angle brackets) in
+ * the forms it may be stored in; null for any other term. Matched exactly (index qm_message_id).
+ */
+export function messageIdForms(q: string): [string, string] | null {
+  const core = q.trim().replace(/^<(.*)>$/, '$1');
+  return /^[^\s<>@]+@[^\s<>@]+$/.test(core) ? [`<${core}>`, core] : null;
+}
+
+/** The message's Message-ID is one of `forms`: through the index of its first characters (qm_message_id). */
+function messageIdSql(alias: string, forms: readonly string[]): RawBuilder<SqlBool> {
+  // substr counts characters (code points) on both databases; a JS string slice counts UTF-16 units.
+  const prefixes = forms.map((f) => [...f].slice(0, MESSAGE_ID_INDEXED_CHARS).join(''));
+  const column = sql.ref(`${alias}.message_id`);
+  return sql<SqlBool>`(substr(${column}, 1, ${sql.lit(MESSAGE_ID_INDEXED_CHARS)}) in (${sql.join(prefixes)})
+    and ${column} in (${sql.join(forms)}))`;
+}
+
+/**
+ * The ids of messages whose subject or senders, or one of whose recipients in scope, contain `q`, or
+ * whose Message-ID is `q`
+ * (3+ characters), from the trigram indexes — complete when there are at most `limit` (else only
+ * `complete: false`: the index read stops early for a common term).
+ */
+export async function textHitIds(
+  db: DbExecutor,
+  scope: Scope,
+  q: string,
+  limit: number,
+): Promise<{ ids: string[]; complete: boolean }> {
+  // A message can be hit more than once (its text and each recipient): read a margin, count unique ids.
+  const cap = limit * 2 + 1;
+  const { rows } = await textHitsQuery(db, scope, q, cap).execute(db);
+  const ids = [...new Set(rows.map((r) => r.message_id))];
+  return rows.length < cap && ids.length <= limit ? { ids, complete: true } : { ids: [], complete: false };
+}
+
+/** The SQL of textHitIds (exported for the query-plan test): the trigram indexes, at most `cap` rows. */
+export function textHitsQuery(
+  db: DbExecutor,
+  scope: Scope,
+  q: string,
+  cap: number,
+): RawBuilder<{ message_id: string }> {
+  const forms = messageIdForms(q);
+  const byMessageId = forms
+    ? sql`union all select id as message_id from quarantine_messages m where ${messageIdSql('m', forms)}`
+    : sql``;
+  if (isSqlite(db)) {
+    const phrase = `"${q.replaceAll('"', '""')}"`;
+    return sql`select message_id from quarantine_search
+      where quarantine_search match ${phrase} and (recipient = '' or ${scopeSql(scope)})
+    ${byMessageId}
+    limit ${cap}`;
+  }
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql`select id as message_id from quarantine_messages
+      where subject ilike ${pattern} or sender ilike ${pattern} or envelope_from ilike ${pattern}
+    union all
+    select message_id from quarantine_recipients where recipient ilike ${pattern} and ${scopeSql(scope)}
+    ${byMessageId}
+    limit ${cap}`;
+}
+
+/** The message's header or envelope sender contains `value` (case-insensitive on PostgreSQL). */
+function senderSql(db: DbExecutor, alias: string, value: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${containsSql(db, `${alias}.sender`, value)} or ${containsSql(db, `${alias}.envelope_from`, value)})`;
+}
+
+/** The ids of the messages whose sender contains `sender` (3+ characters), when at most `limit`. */
+export async function senderHitIds(
+  db: DbExecutor,
+  sender: string,
+  limit: number,
+): Promise<{ ids: string[]; complete: boolean }> {
+  const { rows } = await senderHitsQuery(db, sender, limit + 1).execute(db);
+  return rows.length <= limit ? { ids: rows.map((r) => r.id), complete: true } : { ids: [], complete: false };
+}
+
+/** The SQL of senderHitIds (exported for the query-plan test): the senders' trigram indexes on PostgreSQL. */
+export function senderHitsQuery(db: DbExecutor, sender: string, cap: number): RawBuilder<{ id: string }> {
+  return sql`select m.id from quarantine_messages m where ${senderSql(db, 'm', sender)} limit ${cap}`;
+}
+
+export type ListMessageRow = Pick<
+  QuarantineMessagesTable,
+  'id' | 'received_at' | 'sender' | 'subject' | 'score' | 'action' | 'size' | 'recipient_count' | 'raw_purged_at'
+>;
+
+/**
+ * Every recipient row the caller sees of the given messages, by primary key, in (message, address)
+ * order. Unbounded per message: for messages known to have few recipients (see listQuarantine).
+ */
+export async function visibleRecipients(db: DbExecutor, ids: string[], scope: Scope): Promise<RecipientRow[]> {
+  if (!ids.length) return [];
+  const { rows } = await visibleRecipientsQuery(db, ids, scope).execute(db);
+  return rows.map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
+}
+
+/** The SQL of visibleRecipients (exported for the query-plan test). */
+export function visibleRecipientsQuery(db: DbExecutor, ids: string[], scope: Scope) {
+  return sql<RecipientRow>`select message_id, recipient, status, updated_at from quarantine_recipients
+    where message_id in (${sql.join(ids)}) and ${byMessageScope(db, scope)}
+    order by message_id, recipient`;
+}
+
+export interface RecipientRow {
+  message_id: string;
+  recipient: string;
+  status: RecipientStatus;
+  updated_at: number;
+}
+
+/** The first `perMessage` recipients (by address) the caller sees of each message. */
+export async function firstRecipients(
+  db: DbExecutor,
+  ids: string[],
+  scope: Scope,
+  perMessage: number,
+): Promise<RecipientRow[]> {
+  if (!ids.length) return [];
+  const { rows } = await firstRecipientsQuery(db, ids, scope, perMessage).execute(db);
+  return rows.map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
+}
+
+/** Subjects of those messages the caller sees (through any recipient of theirs), by id. */
+export async function visibleSubjects(
+  db: DbExecutor,
+  ids: string[],
+  scope: Scope,
+): Promise<Map<string, string | null>> {
+  const visible = [...new Set((await firstRecipients(db, ids, scope, 1)).map((r) => r.message_id))];
+  if (!visible.length) return new Map();
+  const rows = await db
+    .selectFrom('quarantine_messages')
+    .select(['id', 'subject'])
+    .where('id', 'in', visible)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.subject]));
+}
+
+/** The SQL of firstRecipients (exported for the query-plan test). */
+export function firstRecipientsQuery(db: DbExecutor, ids: string[], scope: Scope, perMessage: number) {
+  return sql<RecipientRow>`select message_id, recipient, status, updated_at from (
+      select message_id, recipient, status, updated_at,
+        row_number() over (partition by message_id order by recipient) as rn
+      from quarantine_recipients
+      where message_id in (${sql.join(ids)}) and ${byMessageScope(db, scope)}
+    ) t where rn <= ${perMessage}
+    order by message_id, recipient`;
+}
+
+export interface StatusCount {
+  message_id: string;
+  status: RecipientStatus;
+  n: number;
+}
+
+/**
+ * Recipient rows the caller sees, per message and status. A claim older than `staleBefore`
+ * (the process died mid-release) counts as release_unknown.
+ */
+export async function statusCounts(
+  db: DbExecutor,
+  ids: string[],
+  scope: Scope,
+  staleBefore: number,
+): Promise<StatusCount[]> {
+  if (!ids.length) return [];
+  const { rows } = await statusCountsQuery(db, ids, scope, staleBefore).execute(db);
+  return rows.map((r) => ({ ...r, n: Number(r.n) }));
+}
+
+/** The SQL of statusCounts (exported for the query-plan test). */
+export function statusCountsQuery(db: DbExecutor, ids: string[], scope: Scope, staleBefore: number) {
+  return sql<StatusCount>`select message_id, s as status, count(*) as n from (
+      select message_id,
+        case when status = 'releasing' and updated_at < ${staleBefore} then 'release_unknown' else status end as s
+      from quarantine_recipients
+      where message_id in (${sql.join(ids)}) and ${byMessageScope(db, scope)}
+    ) t group by message_id, s`;
+}
