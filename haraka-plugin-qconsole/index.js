@@ -12,21 +12,76 @@
 // List it in config/plugins after `rspamd` and before the delivering queue plugin. Its queue hook
 // also has a lower priority number than default-priority plugins, so it runs first whatever the
 // order of the queue plugins in that list.
+//
+// At the `rcpt` hook (in place of rcpt_to.in_host_list) it accepts mail only for the console's
+// domains (GET <url>/api/mailstack/domains/, polled; lib/domain-list.js), refuses the rest with a
+// 5xx (4xx while the api fails), and uses config/host_list only until the api has answered once
+// (README: "Accepted domains").
 
-const { OK, DENYSOFT } = require('haraka-constants');
+const { OK, DENY, DENYSOFT } = require('haraka-constants');
 const DSN = require('haraka-dsn');
 
 const { parseSettings } = require('./lib/settings');
 const { decide } = require('./lib/verdict');
 const { buildMeta } = require('./lib/meta');
 const { postIngest, storedId } = require('./lib/ingest');
+const { toALabel } = require('./lib/domains');
+const { DomainList } = require('./lib/domain-list');
 
 const QUEUE_PRIORITY = -10;
 const TEMPFAIL_TEXT = 'Temporary failure storing message, try again later';
 
 exports.register = function () {
   this.load_qconsole_ini({ startup: true });
+  this.load_host_list();
+  this.domain_list = new DomainList({
+    settings: () => this.settings,
+    log: {
+      info: (m) => this.loginfo(m),
+      notice: (m) => this.lognotice(m),
+      warn: (m) => this.logwarn(m),
+      error: (m) => this.logerror(m),
+    },
+  });
+  this.domain_list.loadStateFile();
   this.register_hook('queue', 'quarantine_or_pass', QUEUE_PRIORITY);
+  this.register_hook('rcpt', 'accept_console_domains');
+};
+
+// Polling starts where connections are handled: the single process (nodes=0, the loopback stack
+// and the container), or each cluster worker; a cluster master handles no connection.
+exports.hook_init_master = function (next, server) {
+  if (!server?.cluster) this.start_domains();
+  next();
+};
+
+exports.hook_init_child = function (next) {
+  this.start_domains();
+  next();
+};
+
+exports.start_domains = function () {
+  try {
+    if (!this.settings.domains.enabled) this.loginfo('domains: [domains] enabled = false: host_list decides');
+    this.domain_list.start();
+  } catch (err) {
+    this.logerror(`domains: cannot start polling: ${err?.message ?? err}`);
+  }
+};
+
+exports.shutdown = function () {
+  this.domain_list?.stop();
+};
+
+/** config/host_list: the accepted domains until the api has answered once (QC_MAILSTACK_DOMAINS). */
+exports.load_host_list = function () {
+  try {
+    const list = this.config.get('host_list', 'list', () => this.load_host_list());
+    this.host_list = new Set(list.map(toALabel).filter(Boolean));
+  } catch (err) {
+    this.logerror(`host_list: ${err?.message ?? err}`);
+    this.host_list ??= new Set();
+  }
 };
 
 exports.load_qconsole_ini = function ({ startup = false } = {}) {
@@ -48,12 +103,72 @@ exports.load_qconsole_ini = function ({ startup = false } = {}) {
   }
   this.loginfo(
     `api ${this.settings.url.href}, actions ${[...this.settings.actions].join(',')}, ` +
-      `score_threshold ${this.settings.scoreThreshold ?? 'off'}, timeout ${this.settings.timeoutMs} ms`,
+      `score_threshold ${this.settings.scoreThreshold ?? 'off'}, timeout ${this.settings.timeoutMs} ms; ` +
+      (this.settings.domains.enabled
+        ? `domains every ${this.settings.domains.refreshMs} ms, saved to ${this.settings.domains.stateFile ?? '(nowhere)'}`
+        : 'domains off (host_list)'),
   );
 };
 
 exports.tempfail = function () {
   return DSN.sys_unspecified(TEMPFAIL_TEXT, 451);
+};
+
+/**
+ * RCPT: OK when the recipient's domain is one of the console's; 550 5.1.2 when not and the api
+ * answered at the last attempt (or, before it ever answered, when host_list does not have it); 4xx
+ * when not and the api is failing. A client allowed to relay (authenticated submission) is left
+ * to the other plugins, as rcpt_to.in_host_list does. Any exception answers 4xx: never accept mail
+ * for a domain nobody checked.
+ */
+exports.accept_console_domains = function (next, connection, params) {
+  let called = false;
+  const done = (code, msg) => {
+    if (called) return;
+    called = true;
+    next(code, msg);
+  };
+  const tempfail = (err) => {
+    try {
+      connection.logerror(this, `rcpt check failed: ${err?.stack ?? err}`);
+    } catch {
+      /* logging must not change the answer */
+    }
+    done(DENYSOFT, DSN.sys_unspecified('Temporary failure checking the recipient, try again later', 451));
+  };
+  try {
+    if (connection.relaying) return done();
+    const rcpt = params[0];
+    const domain = toALabel(rcpt?.host);
+    const refuse = (why) => {
+      connection.transaction?.results.add(this, { fail: `rcpt:${why}` });
+      done(DENY, DSN.addr_bad_dest_system(`relaying denied: ${domain || 'that domain'} is not accepted here`, 550));
+    };
+    if (!domain) return refuse('no_domain');
+    const fallback = () => {
+      const ok = this.host_list?.has(domain);
+      connection.logdebug(this, `${domain}: ${ok ? 'in' : 'not in'} host_list (no list from the api)`);
+      return ok ? done(OK) : refuse('host_list');
+    };
+    if (!this.settings.domains.enabled) return fallback();
+    this.domain_list
+      .check(domain)
+      .then((verdict) => {
+        if (verdict === null) return fallback();
+        if (verdict === 'refused') return refuse('not_console_domain');
+        if (verdict === 'unconfirmed') {
+          // Not in the last list, and the api cannot say whether it is one now: the sender retries.
+          connection.transaction?.results.add(this, { msg: 'rcpt:unconfirmed' });
+          return done(DENYSOFT, DSN.sys_unspecified(`cannot check ${domain} now, try again later`, 451));
+        }
+        connection.transaction?.results.add(this, { pass: 'rcpt' });
+        done(OK);
+      })
+      .catch(tempfail)
+      .catch(() => done(DENYSOFT, this.tempfail()));
+  } catch (err) {
+    tempfail(err);
+  }
 };
 
 exports.quarantine_or_pass = function (next, connection) {

@@ -165,8 +165,10 @@ function writeRspamdConfig(confDir, { normalPort, controllerPort, redisPort, pas
  * Writes a Haraka directory (config/, node_modules/ with the two plugins linked, queue/, plugins/)
  * from mailstack/haraka/config with the given addresses. Also usable for a container: e.g.
  * writeHarakaDir('/haraka/app', { listen: '[::0]:25', rspamd: { host: 'rspamd', port: 11333 }, nextHop: 'mx:25' }).
+ * `domains` go to host_list: only the fallback until the plugin has the console's list once.
+ * `domainsRefresh`: seconds between the plugin's polls of that list ([domains] refresh).
  */
-function writeHarakaDir(harakaDir, { listen, rspamd, nextHop, domains, linkPlugins = true }) {
+function writeHarakaDir(harakaDir, { listen, rspamd, nextHop, domains, domainsRefresh, linkPlugins = true }) {
   const config = path.join(harakaDir, 'config');
   const hop = parseHostPort(nextHop, 'nextHop');
   copyDir(HARAKA_CONFIG, config);
@@ -178,6 +180,11 @@ function writeHarakaDir(harakaDir, { listen, rspamd, nextHop, domains, linkPlugi
     setIni(setIni(t, 'main', 'host', hop.host), 'main', 'port', String(hop.port)),
   );
   if (domains?.length) fs.writeFileSync(path.join(config, 'host_list'), `${domains.join('\n')}\n`);
+  if (domainsRefresh !== undefined) {
+    if (!(Number(domainsRefresh) >= 0.1))
+      throw new Error(`domainsRefresh must be seconds (>= 0.1), got ${domainsRefresh}`);
+    editFile(path.join(config, 'qconsole.ini'), (t) => setIni(t, 'domains', 'refresh', String(Number(domainsRefresh))));
+  }
   fs.mkdirSync(path.join(harakaDir, 'queue'), { recursive: true });
   fs.mkdirSync(path.join(harakaDir, 'plugins'), { recursive: true });
   if (!linkPlugins) return;
@@ -211,7 +218,9 @@ async function rspamdCanary(url) {
  * @param {string} [opts.runDir]        state + logs (default: a new temp dir, removed by stop())
  * @param {boolean} [opts.keepRunDir]   keep the temp run dir after stop() (logs)
  * @param {string} [opts.rspamdPassword] controller password (default: random)
- * @param {string[]} [opts.domains]     domains Haraka accepts (default example.com/.org/.net)
+ * @param {string[]} [opts.domains]     host_list: the domains Haraka accepts until the console's list
+ *                                      arrives (default example.com/.org/.net)
+ * @param {number} [opts.domainsRefresh=10] seconds between the plugin's polls of the console's domains
  * @param {boolean} [opts.install=false] apt-get install rspamd/redis-server when missing (root)
  * @param {(name: string, line: string) => void} [opts.onLog] every log line of the daemons
  * @param {number} [opts.readyTimeoutMs=90000]
@@ -271,6 +280,7 @@ async function startMailStack(opts = {}) {
     rspamd: { host: HOST, port: normalPort },
     nextHop,
     domains: opts.domains,
+    domainsRefresh: opts.domainsRefresh,
   });
   const harakaBin = path.join(packageDir('Haraka'), 'bin', 'haraka');
 

@@ -11,7 +11,7 @@
 //   QC_MAILSTACK_NEXT_HOP    host:port that clean mail goes to (default: a built-in sink)
 //   QC_MAILSTACK_SINK_PORT   the built-in sink's port when there is no next hop (default 2526)
 //   QC_MAILSTACK_RUN_DIR     state, logs and the sink's messages (default: a temp dir, removed on exit)
-//   QC_MAILSTACK_DOMAINS     domains Haraka accepts mail for (default example.com,example.org,example.net)
+//   QC_MAILSTACK_DOMAINS     domains accepted until the console's list arrives (default example.com,example.org,example.net)
 //   QC_MAILSTACK_RSPAMD_PASSWORD  Rspamd controller password (default: random, printed)
 //   QC_MAILSTACK_VERBOSE=1   also print Rspamd's and Redis' logs (Haraka's are always printed)
 import fs from 'node:fs';

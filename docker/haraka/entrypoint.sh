@@ -1,10 +1,13 @@
 #!/bin/sh
 # Haraka in its container: the repository's mail-stack config (mounted read-only at
 # HARAKA_CONFIG_SRC) is copied, then given what differs from the loopback stack: listen on every
-# address, Rspamd and the next hop by name, the accepted domains, and the user Haraka drops to once
-# port 25 is bound. `--config-only` writes the config and stops (test/compose.test.ts runs it).
+# address, Rspamd and the next hop by name, host_list, and the user Haraka drops to once port 25 is
+# bound. `--config-only` writes the config and stops (test/compose.test.ts runs it).
+# The accepted domains are the console's (haraka-plugin-qconsole polls the api and saves the list
+# in $APP/state, a volume): HARAKA_DOMAINS goes to host_list, used only at the very first start,
+# before the api has ever answered.
 set -eu
-: "${HARAKA_DOMAINS:?set HARAKA_DOMAINS (the domains this MX accepts mail for, comma separated)}"
+: "${HARAKA_DOMAINS:?set HARAKA_DOMAINS (domains accepted at the first start, until the console's list arrives; comma separated)}"
 : "${HARAKA_NEXT_HOP:?set HARAKA_NEXT_HOP (host:port of the server that receives mail not quarantined)}"
 SRC="${HARAKA_CONFIG_SRC:-/haraka/config-src}"
 APP="${HARAKA_APP_DIR:-/haraka/app}"
@@ -45,6 +48,8 @@ echo "$DOMAINS" >"$CFG/host_list"
 echo "$ME" >"$CFG/me"
 
 [ "${1:-}" = "--config-only" ] && exit 0
-# A queue written while Haraka still ran as root stays readable by the user it now drops to.
-chown -R "${HARAKA_USER:-node}:${HARAKA_USER:-node}" "$APP/queue"
+# A queue (and the saved domain list) written while Haraka still ran as root stays usable by the
+# user it now drops to.
+mkdir -p "$APP/state"
+chown -R "${HARAKA_USER:-node}:${HARAKA_USER:-node}" "$APP/queue" "$APP/state"
 exec node /haraka/node_modules/Haraka/bin/haraka -c "$APP"

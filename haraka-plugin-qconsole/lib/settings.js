@@ -1,19 +1,60 @@
 'use strict';
 // Turns the parsed qconsole.ini (+ environment) into the settings the hook uses. Pure: no I/O.
 
+const path = require('node:path');
+
 const DEFAULT_API_URL = 'http://127.0.0.1:8080';
 const INGEST_PATH = 'api/quarantine/ingest/';
+const DOMAINS_PATH = 'api/mailstack/domains/';
+/** Relative to Haraka's directory. Not in queue/: Haraka deletes dot-files there and logs others as errors. */
+const DEFAULT_STATE_FILE = path.join('state', 'qconsole-domains.json');
 
 function text(value) {
   if (value === undefined || value === null) return '';
   return String(value).trim();
 }
 
-/** <base>/api/quarantine/ingest/ (a base with a path prefix such as https://host/console keeps it). */
-function ingestUrl(base) {
+/** <base>/<apiPath> (a base with a path prefix such as https://host/console keeps it). */
+function apiUrl(base, apiPath) {
   const url = new URL(base.endsWith('/') ? base : `${base}/`);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported api url: ${base}`);
-  return new URL(INGEST_PATH, url);
+  return new URL(apiPath, url);
+}
+
+/** <base>/api/quarantine/ingest/ */
+function ingestUrl(base) {
+  return apiUrl(base, INGEST_PATH);
+}
+
+function parseBoolean(raw, what, fallback) {
+  if (raw === undefined || raw === null || text(raw) === '') return fallback;
+  if (typeof raw === 'boolean') return raw;
+  const s = text(raw).toLowerCase();
+  if (['true', 'yes', 'on', '1'].includes(s)) return true;
+  if (['false', 'no', 'off', '0'].includes(s)) return false;
+  throw new Error(`${what} must be true or false: ${raw}`);
+}
+
+function parseSeconds(raw, what, fallback, min) {
+  const n = Number(text(raw) || fallback);
+  if (!Number.isFinite(n) || n < min) throw new Error(`${what} must be a number of seconds, at least ${min}: ${raw}`);
+  return Math.round(n * 1000);
+}
+
+/** [domains]: the console's domains for the rcpt hook (lib/domain-list.js). */
+function parseDomains(d, base, env) {
+  const file = text(d.state_file);
+  const harakaDir = text(env.HARAKA);
+  let stateFile = null; // no persistence: only when there is no Haraka directory to resolve against
+  if (file && path.isAbsolute(file)) stateFile = file;
+  else if (harakaDir) stateFile = path.resolve(harakaDir, file || DEFAULT_STATE_FILE);
+  return {
+    enabled: parseBoolean(d.enabled, '[domains] enabled', true),
+    url: apiUrl(base, DOMAINS_PATH),
+    refreshMs: parseSeconds(d.refresh, '[domains] refresh', 10, 0.1),
+    timeoutMs: parseSeconds(d.timeout, '[domains] timeout', 5, 0.1),
+    stateFile,
+  };
 }
 
 function parseThreshold(raw) {
@@ -31,6 +72,7 @@ function parseThreshold(raw) {
 function parseSettings(ini, env) {
   const api = ini?.api ?? {};
   const q = ini?.quarantine ?? {};
+  const d = ini?.domains ?? {};
   const base = text(api.url) || text(env.QC_API_URL) || DEFAULT_API_URL;
   const timeout = Number(text(api.timeout) || 20);
   if (!Number.isFinite(timeout) || timeout <= 0)
@@ -48,7 +90,8 @@ function parseSettings(ini, env) {
     actions: new Set(actions),
     scoreThreshold: parseThreshold(q.score_threshold === undefined ? 10 : q.score_threshold),
     unscanned,
+    domains: parseDomains(d, base, env),
   };
 }
 
-module.exports = { parseSettings, ingestUrl, DEFAULT_API_URL };
+module.exports = { parseSettings, ingestUrl, DEFAULT_API_URL, DEFAULT_STATE_FILE };

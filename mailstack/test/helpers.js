@@ -5,6 +5,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
+const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const nodemailer = require('nodemailer');
@@ -55,6 +56,53 @@ async function send(port, { from, to, raw }) {
 }
 
 const uuidOf = (response) => /\(([0-9A-F-]{36}\.\d+)\)\s*$/i.exec(String(response ?? ''))?.[1] ?? null;
+
+/**
+ * One short SMTP session up to RCPT TO (EHLO, MAIL FROM, RCPT TO, QUIT; no mail is sent): resolves
+ * with RCPT's answer {code, response}, or with the code of the step that failed before it.
+ */
+function rcptTo(port, address, { from = 'probe@sender.example', smtputf8 = false } = {}) {
+  const commands = [
+    'EHLO client.stack.test',
+    `MAIL FROM:<${from}>${smtputf8 ? ' SMTPUTF8' : ''}`,
+    `RCPT TO:<${address}>`,
+  ];
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let buffer = '';
+    let sent = 0;
+    const end = (result) => {
+      socket.end('QUIT\r\n');
+      resolve(result);
+    };
+    socket.setTimeout(10000, () => {
+      socket.destroy();
+      reject(new Error(`no SMTP answer within 10 s (after ${commands[sent - 1] ?? 'connect'})`));
+    });
+    socket.on('error', reject);
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      const reply = /(?:^|\r\n)(\d{3}) [^\r\n]*\r\n$/.exec(buffer); // the last line of a reply: "ddd text"
+      if (!reply) return;
+      const code = Number(reply[1]);
+      const response = buffer.trim();
+      buffer = '';
+      if (sent === commands.length || code >= 400)
+        return end({ code, response, step: commands[sent - 1] ?? 'greeting' });
+      socket.write(`${commands[sent++]}\r\n`, 'utf8');
+    });
+  });
+}
+
+/** RCPT TO again every 250 ms until `done(code)` or the timeout; the last answer and when it came. */
+async function waitForRcpt(port, address, done, { timeoutMs = 30000, ...opts } = {}) {
+  const t0 = Date.now();
+  for (;;) {
+    const answer = await rcptTo(port, address, opts);
+    if (done(answer.code) || Date.now() - t0 > timeoutMs) return { ...answer, ms: Date.now() - t0 };
+    await sleep(250);
+  }
+}
 
 /**
  * Splits what Haraka handed on: its leading Received: header, the X-Rspamd-* headers that the
@@ -145,7 +193,8 @@ async function startIngestStandIn(token) {
 
 /**
  * The real api (api/src/server.ts: migrate, first admin, listen) on 127.0.0.1 with a temp SQLite
- * data directory; stop() and start() again keep the data.
+ * data directory; stop() and start() again keep the data. addDomain/deleteDomain change the
+ * console's domains in its database directly (what the domain administration does).
  */
 async function startRealApi({ port, token }) {
   const { loadConfig } = require('../../api/src/config');
@@ -168,6 +217,10 @@ async function startRealApi({ port, token }) {
   };
   const config = loadConfig(env, dataDir);
   let app = await startServer(config, () => {});
+  // The console's database, as the domain administration changes it (a second handle: SQLite WAL).
+  const { openMigratedDatabase } = require('../../api/src/db/database');
+  const { ensureDomain } = require('../../api/src/modules/domains/domains.service');
+  const database = await openMigratedDatabase(config.database);
   const base = `http://127.0.0.1:${port}`;
   let access = null;
   const call = async (method, url, body) => {
@@ -201,8 +254,13 @@ async function startRealApi({ port, token }) {
       if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
       return Buffer.from(await res.arrayBuffer());
     },
+    addDomain: (name) => ensureDomain(database.db, name),
+    async deleteDomain(name) {
+      await database.db.deleteFrom('domains').where('name', '=', name).execute();
+    },
     async close() {
       await this.stop();
+      await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -210,4 +268,14 @@ async function startRealApi({ port, token }) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-module.exports = { TOKEN, message, send, splitHarakaHeaders, startIngestStandIn, startRealApi, sleep };
+module.exports = {
+  TOKEN,
+  message,
+  rcptTo,
+  send,
+  splitHarakaHeaders,
+  startIngestStandIn,
+  startRealApi,
+  sleep,
+  waitForRcpt,
+};

@@ -2,14 +2,27 @@
 // The real mail stack, no mocks: Redis + Rspamd (Debian) + Haraka 3.3.4 with haraka-plugin-rspamd
 // and haraka-plugin-qconsole, on 127.0.0.1, with an smtp-server sink as the next hop.
 //   1. against a stand-in of the ingest endpoint, which records exactly what was POSTed;
-//   2. against the real api (api/src/server.ts on a temp SQLite directory).
+//   2. against the real api (api/src/server.ts on a temp SQLite directory), which also gives Haraka
+//      the domains it accepts mail for (GET /api/mailstack/domains/, polled every second here).
 // Rspamd and Redis must be installed (apt-get install -y rspamd redis-server): when they are not,
 // every test here fails and says so. Nothing is skipped.
 
 const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
 const { freePort, request } = require('../lib/net');
 const { startMailStack, startSink, GTUBE } = require('..');
-const { TOKEN, message, send, splitHarakaHeaders, startIngestStandIn, startRealApi, sleep } = require('./helpers');
+const {
+  TOKEN,
+  message,
+  rcptTo,
+  send,
+  splitHarakaHeaders,
+  startIngestStandIn,
+  startRealApi,
+  sleep,
+  waitForRcpt,
+} = require('./helpers');
 
 const START_TIMEOUT = 120_000;
 const from = 'alice@example.org';
@@ -143,8 +156,15 @@ describe('mail stack → the real api', () => {
   let stack;
   beforeAll(async () => {
     api = await startRealApi({ port: await freePort(), token: TOKEN });
+    // The recipients' domain is one of the console's: Haraka takes its list from there.
+    await api.addDomain('example.com');
     sink = await startSink();
-    stack = await startMailStack({ apiUrl: api.url, ingestToken: TOKEN, nextHop: `127.0.0.1:${sink.port}` });
+    stack = await startMailStack({
+      apiUrl: api.url,
+      ingestToken: TOKEN,
+      nextHop: `127.0.0.1:${sink.port}`,
+      domainsRefresh: 1,
+    });
     await api.login();
   }, START_TIMEOUT);
   afterAll(async () => {
@@ -252,5 +272,72 @@ describe('mail stack → the real api', () => {
     expect(r.code).toBe(250);
     expect(sink.messages).toHaveLength(1);
     expect(await findBySubject('Clean via api stack')).toHaveLength(0);
+  });
+
+  describe("the accepted domains are the console's", () => {
+    const created = `new-${Date.now()}.example`;
+    const harakaLog = () => fs.readFileSync(stack.logs.haraka, 'utf8');
+
+    test('a domain created in the console is accepted within 30 s; once deleted, RCPT gets 5xx within 30 s', async () => {
+      // example.org is in host_list (the first-start fallback), not in the console: refused.
+      for (const address of [`x@${created}`, 'x@example.org']) {
+        const refused = await rcptTo(stack.smtpPort, address);
+        expect(refused).toMatchObject({ code: 550, step: `RCPT TO:<${address}>` });
+        expect(refused.response).toMatch(/5\.1\.2 relaying denied/);
+      }
+
+      await api.addDomain(created);
+      const accepted = await waitForRcpt(stack.smtpPort, `x@${created}`, (code) => code === 250);
+      expect(accepted.code).toBe(250);
+      expect(accepted.ms).toBeLessThan(30000);
+
+      await api.deleteDomain(created);
+      const refused = await waitForRcpt(stack.smtpPort, `x@${created}`, (code) => code >= 500);
+      expect(refused.code).toBe(550);
+      expect(refused.ms).toBeLessThan(30000);
+      expect(refused.response).toMatch(/5\.1\.2 relaying denied: .* is not accepted here/);
+    }, 70_000);
+
+    test('an IDN domain: the console keeps its A-label, a sender may write the U-label (SMTPUTF8)', async () => {
+      await api.addDomain('xn--bcher-kva.example');
+      const accepted = await waitForRcpt(stack.smtpPort, 'anna@bücher.example', (code) => code === 250, {
+        smtputf8: true,
+      });
+      expect(accepted.code).toBe(250);
+      await api.deleteDomain('xn--bcher-kva.example');
+    }, 40_000);
+
+    test('api stopped: Haraka keeps the last list (saved on disk too; others 4xx), says so once, and carries on when it is back', async () => {
+      const saved = JSON.parse(fs.readFileSync(path.join(stack.runDir, 'haraka', 'state', 'qconsole-domains.json')));
+      expect(saved.domains).toContain('example.com');
+      expect(saved.domains).not.toContain(created);
+
+      const logFrom = harakaLog().length;
+      await api.stop();
+      try {
+        await sleep(3000); // about three failed polls (refresh = 1 s)
+        expect((await rcptTo(stack.smtpPort, 'bob@example.com')).code).toBe(250);
+        // Not in the last list: 4xx while the api cannot confirm it (never accepted, never bounced).
+        for (const address of [`x@${created}`, 'x@example.org']) {
+          const unconfirmed = await rcptTo(stack.smtpPort, address);
+          expect(unconfirmed.step).toBe(`RCPT TO:<${address}>`);
+          expect(unconfirmed.code).toBeGreaterThanOrEqual(400);
+          expect(unconfirmed.code).toBeLessThan(500);
+          expect(unconfirmed.response).toMatch(/try again later/);
+        }
+        const failures = harakaLog()
+          .slice(logFrom)
+          .split('\n')
+          .filter((l) => /cannot get the list/.test(l));
+        expect(failures).toHaveLength(1);
+        expect(failures[0]).toMatch(/ECONNREFUSED.*keeping the last list/);
+      } finally {
+        await api.start();
+      }
+      const deadline = Date.now() + 10000;
+      while (!/the api answers again/.test(harakaLog().slice(logFrom)) && Date.now() < deadline) await sleep(200);
+      expect(harakaLog().slice(logFrom)).toMatch(/the api answers again/);
+      expect((await rcptTo(stack.smtpPort, 'bob@example.com')).code).toBe(250);
+    }, 30_000);
   });
 });
