@@ -19,10 +19,12 @@ import { createReauthLimiter } from './modules/auth/attempt-limiter';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createTokenService } from './modules/auth/tokens';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { domainsRoutes } from './modules/domains/domains.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { scheduleJobs } from './modules/jobs/jobs.service';
 import { historyRoutes } from './modules/history/history.routes';
+import { mailstackRoutes } from './modules/mailstack/mailstack.routes';
 import { mfaRoutes } from './modules/mfa/mfa.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
@@ -107,7 +109,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db: database.db,
     dialect: database.dialect,
     passwords: createPasswordHasher(config.argon2),
-    tokens: createTokenService(config.secretKey, { access: config.accessTtl, partial: config.partialTtl }),
+    tokens: createTokenService(config.secretKey, {
+      access: config.accessTtl,
+      partial: config.partialTtl,
+      setup: config.mfaSetupTtl,
+    }),
     mailer: options.mailer ?? createMailer(config, app.log),
   };
   const remotes = createRemotesSource(config, app.log);
@@ -175,6 +181,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(authRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
+  await app.register(domainsRoutes, { ctx });
   await app.register(mfaRoutes, { ctx, reauth });
   await app.register(profileRoutes, { ctx, reauth });
   await app.register(preferencesRoutes, { ctx });
@@ -184,6 +191,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(historyRoutes, { ctx });
   await app.register(statisticsRoutes, { ctx });
   await app.register(healthRoutes, { ctx });
+  await app.register(mailstackRoutes, { ctx });
   await app.register(webRoutes, { ctx, remotes });
 
   app.setNotFoundHandler(async (request, reply) => {

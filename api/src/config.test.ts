@@ -27,6 +27,7 @@ test('secure defaults, paths relative to the cwd', () => {
     mfaRate: { accountMax: 10, ipMax: 100, maxFailures: 5 },
     reauthMax: 10,
     emailChangeTtl: 24 * 3600,
+    invitationTtl: 72 * 3600,
     feedbackRate: { max: 10, windowSeconds: 3600 },
     smtpUrl: null,
     mailFrom: 'quarantine-console@localhost',

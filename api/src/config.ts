@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Cron } from 'croner';
 import { z } from 'zod';
-import { LIMITS } from '@qc/contracts';
+import { LIMITS, ROLES, type Role } from '@qc/contracts';
 import { usableCpus } from './lib/cpus';
 
 /** The repository root: defaults for the built front end are relative to it, not to the cwd. */
@@ -33,12 +33,21 @@ export interface Config {
   sessionMaxAge: number;
   refreshGrace: number;
   partialTtl: number;
+  /**
+   * Roles whose users must have two-factor on (QC_MFA_REQUIRED_ROLES): without it, sign-in goes to
+   * the set-up step, as for a user with mfa_required.
+   */
+  mfaRequiredRoles: Role[];
+  /** Seconds a started two-factor set-up (and the set-up token of a sign-in) stays usable. */
+  mfaSetupTtl: number;
   loginRate: { accountMax: number; ipMax: number; windowSeconds: number };
   /** Second-factor checks (window: loginRate.windowSeconds); maxFailures wrong codes burn a partial token. */
   mfaRate: { accountMax: number; ipMax: number; maxFailures: number };
   /** Password checks of a signed-in user (password change, MFA changes) per user and window. */
   reauthMax: number;
   emailChangeTtl: number;
+  /** Lifetime (seconds) of the link e-mailed to a user created without a password. */
+  invitationTtl: number;
   feedbackRate: { max: number; windowSeconds: number };
   mailFrom: string;
   /** Days raw mail is kept (0: never purged). */
@@ -131,6 +140,20 @@ const EnvSchema = z.object({
   QC_SESSION_MAX_AGE: int(30 * 24 * 3600, 60, 365 * 24 * 3600),
   QC_REFRESH_GRACE: int(30, 0, 300),
   QC_PARTIAL_TTL: int(300, 1, 1800),
+  QC_MFA_REQUIRED_ROLES: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every((r) => (ROLES as readonly string[]).includes(r)), {
+      message: `must be a comma-separated list of roles among ${ROLES.join(', ')}`,
+    })
+    .transform((list) => [...new Set(list)] as Role[]),
+  QC_MFA_SETUP_TTL: int(900, 60, 24 * 3600),
   QC_LOGIN_RATE_ACCOUNT_MAX: int(10, 1, 100_000),
   QC_LOGIN_RATE_IP_MAX: int(100, 1, 100_000),
   QC_LOGIN_RATE_WINDOW: int(900, 1, 24 * 3600),
@@ -139,6 +162,7 @@ const EnvSchema = z.object({
   QC_MFA_MAX_FAILURES: int(5, 1, 100),
   QC_REAUTH_RATE_MAX: int(10, 1, 100_000),
   QC_EMAIL_CHANGE_TTL: int(24 * 3600, 60, 30 * 24 * 3600),
+  QC_INVITATION_TTL: int(72 * 3600, 60, 30 * 24 * 3600),
   QC_FEEDBACK_RATE_MAX: int(10, 1, 100_000),
   QC_FEEDBACK_RATE_WINDOW: int(3600, 1, 24 * 3600),
   QC_RETENTION_DAYS: int(30, 0, 3650),
@@ -288,6 +312,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     sessionMaxAge: e.QC_SESSION_MAX_AGE,
     refreshGrace: e.QC_REFRESH_GRACE,
     partialTtl: e.QC_PARTIAL_TTL,
+    mfaRequiredRoles: e.QC_MFA_REQUIRED_ROLES,
+    mfaSetupTtl: e.QC_MFA_SETUP_TTL,
     loginRate: {
       accountMax: e.QC_LOGIN_RATE_ACCOUNT_MAX,
       ipMax: e.QC_LOGIN_RATE_IP_MAX,
@@ -300,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     },
     reauthMax: e.QC_REAUTH_RATE_MAX,
     emailChangeTtl: e.QC_EMAIL_CHANGE_TTL,
+    invitationTtl: e.QC_INVITATION_TTL,
     feedbackRate: { max: e.QC_FEEDBACK_RATE_MAX, windowSeconds: e.QC_FEEDBACK_RATE_WINDOW },
     retentionDays: e.QC_RETENTION_DAYS,
     retentionSchedule: e.QC_RETENTION_SCHEDULE,

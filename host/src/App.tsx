@@ -4,7 +4,7 @@ import { useNotices } from '@qc/ui-state';
 import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { BootScreen } from './app/BootScreen';
 import { LoadBoundary } from './app/LoadBoundary';
-import { leaveLogin, LOGIN_PATH, redirectToLogin, usePathname } from './app/location';
+import { INVITATION_PAGE_PATH, leaveLogin, LOGIN_PATH, redirectToLogin, usePathname } from './app/location';
 import { PageBackground } from './app/PageBackground';
 import { UnreachableScreen } from './app/UnreachableScreen';
 import { usePreferencesSync } from './app/usePreferencesSync';
@@ -15,6 +15,10 @@ import { LoginPage } from './features/login/LoginPage';
 const loadShell = () => import(/* webpackChunkName: "shell" */ './shell/RouterShell');
 // Retryable: a chunk that failed to download (network loss) is tried again on the next render.
 const RouterShell = retryableLazy(loadShell);
+// Public, like /login (an invited user has no session yet): its own small chunk.
+const InvitationPage = retryableLazy(
+  () => import(/* webpackChunkName: "invitation" */ './features/invitation/InvitationPage'),
+);
 const NotificationHost = retryableLazy(
   () => import(/* webpackChunkName: "notify" */ './features/notifications/NotificationHost'),
 );
@@ -41,16 +45,23 @@ export function App() {
   }, []);
 
   // Route guard of the whole protected area (spec §2): unauthenticated → /login (origin remembered);
-  // signed in on /login → the remembered origin or /dashboard.
+  // signed in on /login → the remembered origin or /dashboard. The invitation page is for anyone.
   const onLogin = path === LOGIN_PATH;
+  const onInvitation = path === INVITATION_PAGE_PATH;
   useLayoutEffect(() => {
-    if (isLoading || unreachable) return;
+    if (isLoading || unreachable || onInvitation) return;
     if (!isAuthenticated && !onLogin) redirectToLogin();
     else if (isAuthenticated && onLogin) leaveLogin();
-  }, [isLoading, isAuthenticated, onLogin, unreachable]);
+  }, [isLoading, isAuthenticated, onLogin, onInvitation, unreachable]);
 
   let body;
-  if (unreachable && !isLoading) body = <UnreachableScreen />;
+  if (onInvitation)
+    body = (
+      <Suspense fallback={<BootScreen />}>
+        <InvitationPage />
+      </Suspense>
+    );
+  else if (unreachable && !isLoading) body = <UnreachableScreen />;
   else if (isLoading || (isAuthenticated && onLogin) || (!isAuthenticated && !onLogin)) body = <BootScreen />;
   else if (!isAuthenticated) body = <LoginPage onSubmitStart={prefetchShell} />;
   else

@@ -37,11 +37,12 @@ function installedVersion(name, appDir) {
 
 /**
  * Workspace state packages: `workspace:*` is not semver, so they carry an explicit version. Raise
- * it when their API grows (1.1.0: the session's `unreachable` state, `retryStartUp`, `endsSession`),
- * so a remote built against the new API says so to an older host.
+ * it when their API grows (1.1.0: the session's `unreachable` state, `retryStartUp`, `endsSession`;
+ * 1.2.0: the two-factor set-up step, `requires2FASetup` and its actions), so a remote built against
+ * the new API says so to an older host.
  */
 const WORKSPACE_SINGLETONS = ['@qc/auth', '@qc/ui-state'];
-const WORKSPACE_SINGLETON_VERSION = '1.1.0';
+const WORKSPACE_SINGLETON_VERSION = '1.2.0';
 
 /** npm packages that must exist once on the page: key -> package whose version it follows. */
 const NPM_SINGLETONS = {

@@ -5,7 +5,11 @@ import { HttpError } from '../lib/http-error';
 import { createPasswordHasher } from '../lib/passwords';
 import { runRetention } from '../modules/retention/retention.service';
 import { rebuildStatistics } from '../modules/statistics/statistics.repository';
+import { systemManager } from '../modules/users/users-admin.service';
 import { createUser, resetMfa, setPassword, setRole, type UserDeps } from '../modules/users/users.service';
+
+/** The history names the command line as the actor of its changes (an admin without an account). */
+const CLI = systemManager('cli');
 
 export interface CliIo {
   env: NodeJS.ProcessEnv;
@@ -65,27 +69,31 @@ type Command = (deps: UserDeps & { config: Config }, values: Values, io: CliIo) 
 
 const COMMANDS: Record<string, Command> = {
   'user:create': async (deps, v, io) => {
-    const user = await createUser(deps, {
-      email: required(v, 'email'),
-      role: required(v, 'role'),
-      password: await passwordFrom(v, io),
-      domain: v.domain,
-      username: v.username,
-      first_name: v['first-name'],
-      last_name: v['last-name'],
-    });
+    const user = await createUser(
+      deps,
+      {
+        email: required(v, 'email'),
+        role: required(v, 'role'),
+        password: await passwordFrom(v, io),
+        domain: v.domain,
+        username: v.username,
+        first_name: v['first-name'],
+        last_name: v['last-name'],
+      },
+      CLI,
+    );
     return `Created ${user.role} ${user.email} (id ${user.id})`;
   },
   'user:set-password': async (deps, v, io) => {
-    const user = await setPassword(deps, required(v, 'email'), await passwordFrom(v, io));
+    const user = await setPassword(deps, required(v, 'email'), await passwordFrom(v, io), CLI);
     return `Password changed for ${user.email}; their sessions were ended`;
   },
   'user:reset-mfa': async (deps, v) => {
-    const user = await resetMfa(deps, required(v, 'email'));
+    const user = await resetMfa(deps, required(v, 'email'), CLI);
     return `Two-factor authentication reset for ${user.email}; their sessions were ended`;
   },
   'user:set-role': async (deps, v) => {
-    const user = await setRole(deps, required(v, 'email'), required(v, 'role'), v.domain);
+    const user = await setRole(deps, required(v, 'email'), required(v, 'role'), v.domain, CLI);
     return `${user.email} is now ${user.role}; their sessions were ended`;
   },
   'stats:rebuild': async (deps) => {

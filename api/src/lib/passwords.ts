@@ -15,22 +15,22 @@ export interface PasswordHasher {
 export function createPasswordHasher(params: Config['argon2']): PasswordHasher {
   const options = { algorithm: ARGON2ID, ...params };
   let dummy: Promise<string> | undefined;
-  const check = async (passwordHash: string, password: string) => {
+  const check = async (passwordHash: string, password: string): Promise<boolean> => {
+    // No password yet (a user invited by e-mail): refused, as slowly as a wrong password, so the
+    // answer's timing does not tell which accounts have not accepted their invitation.
+    if (passwordHash === '') return verifyDummy(password);
     try {
       return await verify(passwordHash, password);
     } catch {
       return false; // a malformed stored hash never authenticates
     }
   };
-  return {
-    hash: (password) => hash(password, options),
-    verify: check,
-    async verifyDummy(password) {
-      dummy ??= hash(randomBytes(24).toString('base64url'), options);
-      await check(await dummy, password);
-      return false;
-    },
+  const verifyDummy = async (password: string): Promise<false> => {
+    dummy ??= hash(randomBytes(24).toString('base64url'), options);
+    await check(await dummy, password);
+    return false;
   };
+  return { hash: (password) => hash(password, options), verify: check, verifyDummy };
 }
 
 /** A strong generated password (first admin, resets): 144 random bits, URL-safe. */

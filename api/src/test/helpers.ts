@@ -98,17 +98,22 @@ export const PASSWORD = 'correct horse battery';
 /**
  * A real app (real database, migrated) driven with app.inject(). Its e-mails are recorded in
  * `mails`, or with `mailer: 'smtp'` sent by the app's own mailer to QC_SMTP_URL (a real SMTP sink).
+ * Its log lines go to `logStream` when given (raise QC_LOG_LEVEL, 'silent' by default).
  */
 export async function createTestApp(
   overrides: Record<string, string> = {},
-  options: { mailer?: 'record' | 'smtp' } = {},
+  options: { mailer?: 'record' | 'smtp'; logStream?: { write(line: string): void } } = {},
 ): Promise<TestApp> {
   const testEnv = await createTestEnv(overrides);
   const config = loadConfig(testEnv.env, testEnv.tmpDir);
   const database = await openMigratedDatabase(config.database);
   const mails: MailMessage[] = [];
   const recorder = { send: async (m: MailMessage) => void mails.push(m) };
-  const app = await buildApp(config, { database, ...(options.mailer === 'smtp' ? {} : { mailer: recorder }) });
+  const app = await buildApp(config, {
+    database,
+    ...(options.mailer === 'smtp' ? {} : { mailer: recorder }),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
   await app.ready();
   const passwords = createPasswordHasher(config.argon2);
   return {

@@ -30,6 +30,11 @@ export function usePathname(): string {
 
 export const LOGIN_PATH = '/login';
 export const HOME_PATH = '/dashboard';
+/**
+ * The public page an invitation link opens (INVITATION_PATH of @qc/contracts, a test checks; not
+ * imported from there, so the host's first chunk bundles no zod).
+ */
+export const INVITATION_PAGE_PATH = '/invitation';
 const FROM_KEY = 'qcFrom';
 
 /** Only same-app absolute paths are followed back after sign-in (no open redirect). */
@@ -66,6 +71,12 @@ export function returnPath(): string {
   const state: unknown = window.history.state;
   const from = state && typeof state === 'object' ? (state as Record<string, unknown>)[FROM_KEY] : undefined;
   return isSafeReturnPath(from) ? from : HOME_PATH;
+}
+
+/** From a public page to /login, in place of it (a spent link is not left in the history) and remembering nothing. */
+export function goToLogin() {
+  window.history.replaceState(null, '', LOGIN_PATH);
+  emit();
 }
 
 /** Signed in while on /login: leave it for the remembered origin. */

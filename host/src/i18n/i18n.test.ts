@@ -69,3 +69,22 @@ describe('protected pages’ texts (lazy part of the host namespace)', () => {
     expect(i18next.getFixedT('fr', 'host')('feedback.button')).toBe('Envoyer un avis');
   });
 });
+
+describe('texts of the lazy public chunks (set-up step of /login, invitation page)', () => {
+  it('French and English have the same keys, all non-empty, none shadowing the eager ones', async () => {
+    const { invitationEn, invitationFr } = await import('./invitation');
+    const { mfaEn, mfaFr } = await import('./mfa');
+    for (const [fr, en] of [
+      [{ invitation: invitationFr }, { invitation: invitationEn }],
+      [{ mfa: mfaFr }, { mfa: mfaEn }],
+    ] as const) {
+      expect(leafKeys(en).sort()).toEqual(leafKeys(fr).sort());
+      for (const v of [...leafValues(fr), ...leafValues(en)]) expect(typeof v === 'string' && v.length > 0).toBe(true);
+      const eager = new Set(leafKeys(hostFr));
+      expect(leafKeys(fr).filter((k) => eager.has(k))).toEqual([]);
+    }
+    // The protected pages' two-factor texts are these very ones.
+    expect(shellFr.mfa).toBe(mfaFr);
+    expect(shellEn.mfa).toBe(mfaEn);
+  });
+});

@@ -1,3 +1,4 @@
+import mfa from './mfa.en';
 import type shell from './shell.fr';
 
 /** Texts of the protected pages, English (see shell.fr.ts). */
@@ -67,57 +68,7 @@ const en: typeof shell = {
       back: 'Back to the profile',
     },
   },
-  mfa: {
-    title: 'Two-factor authentication',
-    status_on: 'On',
-    status_off: 'Off',
-    description_off: 'Protect your account: every sign-in will ask for a 6-digit code from your authenticator app.',
-    description_on: 'Every sign-in asks for a code from your authenticator app (or a backup code).',
-    enable: 'Turn on',
-    disable: 'Turn off',
-    regenerate: 'New backup codes',
-    cancel: 'Cancel',
-    next: 'Next',
-    back: 'Back',
-    retry: 'Retry',
-    enable_title: 'Turn on two-factor authentication',
-    steps: { scan: 'Scan', verify: 'Verify', codes: 'Backup codes' },
-    scan_help:
-      'Scan this QR code with your authenticator app (Google Authenticator, Microsoft Authenticator, Aegis, 1Password…).',
-    qr_label: 'QR code to scan with the authenticator app',
-    manual: 'Cannot scan it? Enter this key in the app:',
-    setup_error: 'The setup could not start.',
-    code: '6-digit code',
-    code_help: 'Enter the code shown by the app to confirm.',
-    code_invalid: 'The code must be exactly 6 digits',
-    code_wrong: 'Wrong code. Check your device’s clock and try again.',
-    verify_submit: 'Turn on',
-    codes_help:
-      'Keep these backup codes somewhere safe: each one signs you in once if you no longer have your app. They will never be shown again.',
-    codes_label: 'Backup codes',
-    copy: 'Copy',
-    copied: 'Codes copied to the clipboard',
-    copy_failed: 'The codes could not be copied: download them instead.',
-    download: 'Download (.txt)',
-    saved: 'I saved these codes',
-    done: 'Done',
-    file_header: 'Quarantine Console: backup codes for {{account}} (each code works only once)',
-    password: 'Password',
-    password_required: 'Please enter your password',
-    password_wrong: 'Incorrect password',
-    disable_title: 'Turn off two-factor authentication',
-    disable_help:
-      'Enter your password to confirm. Your backup codes will be deleted and your other sessions signed out.',
-    disable_submit: 'Turn off',
-    regenerate_title: 'Generate new backup codes',
-    regenerate_help:
-      'Enter your password to confirm. The current codes will stop working and your other sessions will be signed out.',
-    regenerate_submit: 'Generate',
-    enabled: 'Two-factor authentication successfully enabled',
-    disabled: 'Two-factor authentication disabled',
-    regenerated: 'New backup codes generated',
-    error: 'MFA error',
-  },
+  mfa,
   settings: {
     description: 'Adjust the console to your liking.',
     preferences: {

@@ -11,6 +11,8 @@ export const AUTH_PATHS = {
   refresh: '/api/auth/refresh/',
   logout: '/api/auth/logout/',
   me: '/api/users/me/',
+  mfaSetup: '/api/users/me/mfa/setup/',
+  mfaEnable: '/api/users/me/mfa/enable/',
 } as const;
 
 async function errorFrom(res: Response): Promise<AuthError> {

@@ -291,6 +291,76 @@ describe('login, second factor, logout (spec §4)', () => {
     expect(state()).toMatchObject({ requires2FA: false, partialToken: null });
   });
 
+  describe('two-factor set-up required by the account (issue 16: requires_2fa_setup)', () => {
+    const SETUP = { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP' };
+
+    it('sign-in answers the set-up challenge: the set-up step, no token stored', async () => {
+      mockFetch(() => jsonResponse(200, { requires_2fa_setup: true, partial_token: 'setup-1' }));
+      await expect(state().login('jane@example.com', 'pw')).resolves.toBe('requires_2fa_setup');
+      expect(state()).toMatchObject({
+        requires2FASetup: true,
+        requires2FA: false,
+        partialToken: 'setup-1',
+        isAuthenticated: false,
+      });
+      expect(stored()).toEqual([null, null]);
+    });
+
+    it('set-up and enable go with the set-up token as Bearer; the session starts once the codes were shown', async () => {
+      useSession.setState({ requires2FASetup: true, partialToken: 'setup-1' });
+      const access = makeJwt(300);
+      const { calls } = mockFetch((c) => {
+        if (c.url === '/api/users/me/mfa/setup/') return jsonResponse(200, SETUP);
+        if (c.url === '/api/users/me/mfa/enable/')
+          return jsonResponse(200, { backup_codes: ['AAAA', 'BBBB'], access, refresh: 'r-setup' });
+        return jsonResponse(200, USER);
+      });
+      await expect(state().setupTwoFactor()).resolves.toEqual(SETUP);
+      await expect(state().enableTwoFactor('123456')).resolves.toEqual(['AAAA', 'BBBB']);
+      expect(calls.map((c) => [c.url, c.authorization, c.body])).toEqual([
+        ['/api/users/me/mfa/setup/', 'Bearer setup-1', {}],
+        ['/api/users/me/mfa/enable/', 'Bearer setup-1', { totp_code: '123456' }],
+      ]);
+      // The backup codes are on screen: not signed in yet, nothing stored.
+      expect(state()).toMatchObject({ isAuthenticated: false, requires2FASetup: true });
+      expect(stored()).toEqual([null, null]);
+      await state().finishTwoFactorSetup();
+      expect(calls.at(-1)).toMatchObject({ url: '/api/users/me/', authorization: `Bearer ${access}` });
+      expect(stored()).toEqual([access, 'r-setup']);
+      expect(state()).toMatchObject({ isAuthenticated: true, user: USER, requires2FASetup: false, partialToken: null });
+    });
+
+    it('a wrong code keeps the step; a refused set-up token (401) goes back to the password form', async () => {
+      useSession.setState({ requires2FASetup: true, partialToken: 'setup-1' });
+      let answer = jsonResponse(400, { detail: 'bad', code: 'invalid_code', errors: { totp_code: 'x' } });
+      mockFetch(() => answer);
+      await expect(state().enableTwoFactor('123456')).rejects.toMatchObject({ status: 400, code: 'invalid_code' });
+      expect(state()).toMatchObject({ requires2FASetup: true, partialToken: 'setup-1' });
+      answer = jsonResponse(401, { detail: 'expired', code: 'token_expired' });
+      await expect(state().setupTwoFactor()).rejects.toMatchObject({ status: 401 });
+      expect(state()).toMatchObject({ requires2FASetup: false, partialToken: null, isAuthenticated: false });
+      // Nothing to finish.
+      await expect(state().finishTwoFactorSetup()).rejects.toMatchObject({ code: 'no_partial_token' });
+    });
+
+    it('without the set-up step nothing is sent (a second-factor token is no set-up token)', async () => {
+      useSession.setState({ requires2FA: true, partialToken: 'partial-1' });
+      const { calls } = mockFetch(() => jsonResponse(200, SETUP));
+      await expect(state().setupTwoFactor()).rejects.toMatchObject({ code: 'no_partial_token' });
+      expect(calls).toHaveLength(0);
+    });
+
+    it('back to sign-in forgets the set-up token and a session held aside', async () => {
+      useSession.setState({ requires2FASetup: true, partialToken: 'setup-1' });
+      mockFetch(() => jsonResponse(200, { backup_codes: ['AAAA'], access: makeJwt(300), refresh: 'r' }));
+      await state().enableTwoFactor('123456');
+      state().cancelTwoFactor();
+      expect(state()).toMatchObject({ requires2FASetup: false, partialToken: null });
+      await expect(state().finishTwoFactorSetup()).rejects.toMatchObject({ code: 'no_partial_token' });
+      expect(stored()).toEqual([null, null]);
+    });
+  });
+
   it('refuses to verify without a partial token (spec §5)', async () => {
     const { calls } = mockFetch(() => jsonResponse(200, {}));
     await expect(state().verifyTotp('123456')).rejects.toThrow('Jeton partiel non disponible');

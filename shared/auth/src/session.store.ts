@@ -1,4 +1,4 @@
-import type { CurrentUser, LoginResponse, TokenPair } from '@qc/contracts';
+import type { CurrentUser, LoginResponse, MfaEnableResponse, MfaSetupResponse, TokenPair } from '@qc/contracts';
 import { create } from 'zustand';
 import { AUTH_PATHS, fetchCurrentUser, postJson } from './auth.http';
 import { AuthError, NO_PARTIAL_TOKEN_MESSAGE, NoRefreshTokenError } from './errors';
@@ -13,7 +13,7 @@ import {
   setTokens,
 } from './token.storage';
 
-export type LoginOutcome = 'authenticated' | 'requires_2fa';
+export type LoginOutcome = 'authenticated' | 'requires_2fa' | 'requires_2fa_setup';
 /** What the second-factor step sends: the authenticator's 6-digit code, or a single-use backup code. */
 export type SecondFactorMethod = 'totp' | 'backup';
 
@@ -23,6 +23,11 @@ export interface SessionState {
   isAuthenticated: boolean;
   isLoading: boolean;
   requires2FA: boolean;
+  /**
+   * Two-factor is mandatory for the account and not set up yet (issue 16): the password was right,
+   * and `partialToken` is the set-up token, which opens only the set-up routes. Not in spec §3's list.
+   */
+  requires2FASetup: boolean;
   partialToken: string | null;
   /**
    * The last session ended on its own (its refresh was refused: expired or revoked), not by a
@@ -49,6 +54,15 @@ export interface SessionState {
    */
   verifyTotp: (code: string, method?: SecondFactorMethod) => Promise<void>;
   cancelTwoFactor: () => void;
+  /**
+   * The set-up step, with the set-up token as Bearer (never through the refresh-on-401 client). A
+   * 401 (the token expired or the account changed) ends the step: back to the password form.
+   */
+  setupTwoFactor: () => Promise<MfaSetupResponse>;
+  /** The first code turns two-factor on: the backup codes (to show once); the session is kept aside. */
+  enableTwoFactor: (code: string) => Promise<string[]>;
+  /** The backup codes were shown: signs in with the session the set-up gave. */
+  finishTwoFactorSetup: () => Promise<void>;
   logout: () => Promise<void>;
   /** Keeps the user fresh (the shell re-reads /api/users/me/). */
   setUser: (user: CurrentUser) => void;
@@ -69,10 +83,14 @@ const signedOut = {
   isAuthenticated: false,
   isLoading: false,
   requires2FA: false,
+  requires2FASetup: false,
   partialToken: null,
   expired: false,
   unreachable: false,
 } as const;
+
+/** Leaves the second-factor or set-up step (the password form is back). */
+const noChallenge = { requires2FA: false, requires2FASetup: false, partialToken: null } as const;
 
 /**
  * How long the start-up check waits for the current user: an api that accepts the connection but
@@ -119,6 +137,8 @@ export function endsSession(error: unknown): boolean {
 }
 
 let initPromise: Promise<void> | null = null;
+/** The session two-factor set-up gave, held while its backup codes are shown (memory only). */
+let setupPair: TokenPair | null = null;
 let storageListener: ((e: StorageEvent) => void) | null = null;
 
 export const useSession = create<SessionState>()((set, get) => {
@@ -132,7 +152,7 @@ export const useSession = create<SessionState>()((set, get) => {
       set({ ...signedOut });
       throw e;
     }
-    set({ user, isAuthenticated: true, isLoading: false, requires2FA: false, partialToken: null, expired: false });
+    set({ ...noChallenge, user, isAuthenticated: true, isLoading: false, expired: false });
   }
 
   async function startUp(): Promise<void> {
@@ -161,6 +181,17 @@ export const useSession = create<SessionState>()((set, get) => {
       const hadSession = getRefreshToken() !== null;
       clearTokens();
       set({ ...signedOut, expired: hadSession && isRefusal(e) });
+    }
+  }
+
+  async function postWithSetupToken<T>(path: string, body: unknown): Promise<T> {
+    const { partialToken, requires2FASetup } = get();
+    if (!partialToken || !requires2FASetup) throw new AuthError(NO_PARTIAL_TOKEN_MESSAGE, 0, 'no_partial_token');
+    try {
+      return await postJson<T>(path, body, partialToken);
+    } catch (e) {
+      if (e instanceof AuthError && e.status === 401) set(noChallenge);
+      throw e;
     }
   }
 
@@ -203,6 +234,11 @@ export const useSession = create<SessionState>()((set, get) => {
         set({ requires2FA: true, partialToken: res.partial_token, isLoading: false });
         return 'requires_2fa';
       }
+      if ('requires_2fa_setup' in res && res.requires_2fa_setup) {
+        setupPair = null;
+        set({ requires2FASetup: true, partialToken: res.partial_token, isLoading: false });
+        return 'requires_2fa_setup';
+      }
       await signIn(res as TokenPair);
       return 'authenticated';
     },
@@ -225,7 +261,26 @@ export const useSession = create<SessionState>()((set, get) => {
       await signIn(pair);
     },
 
-    cancelTwoFactor: () => set({ requires2FA: false, partialToken: null }),
+    cancelTwoFactor: () => {
+      setupPair = null;
+      set(noChallenge);
+    },
+
+    setupTwoFactor: () => postWithSetupToken<MfaSetupResponse>(AUTH_PATHS.mfaSetup, {}),
+
+    enableTwoFactor: async (code) => {
+      const res = await postWithSetupToken<MfaEnableResponse>(AUTH_PATHS.mfaEnable, { totp_code: code });
+      if (!res.access || !res.refresh) throw new AuthError('No session in the answer', 0, 'bad_response');
+      setupPair = { access: res.access, refresh: res.refresh };
+      return res.backup_codes;
+    },
+
+    finishTwoFactorSetup: async () => {
+      const pair = setupPair;
+      if (!pair) throw new AuthError(NO_PARTIAL_TOKEN_MESSAGE, 0, 'no_partial_token');
+      setupPair = null;
+      await signIn(pair);
+    },
 
     logout: async () => {
       const refresh = getRefreshToken();
@@ -268,6 +323,7 @@ export const useSession = create<SessionState>()((set, get) => {
 /** For tests: forget that the start-up check ran. */
 export function resetSessionForTests(): void {
   initPromise = null;
+  setupPair = null;
   if (storageListener && typeof window !== 'undefined') window.removeEventListener('storage', storageListener);
   storageListener = null;
   useSession.setState({ ...signedOut, isLoading: true });

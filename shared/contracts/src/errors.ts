@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'mfa_not_pending', // 400, enable without a setup first
   'mfa_already_enabled', // 409, setup or enable while MFA is on
   'mfa_not_enabled', // 409, disable or new backup codes while MFA is off
+  'mfa_setup_expired', // 400, enable with a set-up older than QC_MFA_SETUP_TTL: start the set-up again
+  'mfa_required', // 409, disable refused: two-factor is mandatory for this account (mfa_required or QC_MFA_REQUIRED_ROLES)
   'email_change_invalid', // 400, unknown, used or someone else's e-mail confirmation token
   'email_change_expired', // 400, the e-mail confirmation link has expired
   'email_taken', // 409
@@ -30,6 +32,7 @@ export const ERROR_CODES = [
   'domain_has_users', // 409, spec §5: delete the domain's users first
   'invitation_invalid', // 400, unknown or already used invitation link
   'invitation_expired', // 400, the invitation link has expired
+  'invitation_not_pending', // 409, a new invitation for a user who has already set a password
   'mfa_setup_required', // 403, a set-up partial token used anywhere but the two-factor set-up
   'payload_too_large', // 413
   'file_too_large', // 413, a feedback image over 5 MB

@@ -46,8 +46,10 @@ export const HistoryEntry = z.object({
   /** The quarantined e-mail of a mail action; null for the other actions. */
   email_id: z.string().nullable(),
   /**
-   * What an administration or security action was about: a user or a domain, its id (null once
-   * deleted) and its e-mail or name as it was then. Null for mail actions.
+   * What an administration or security action was about: a user or a domain, its id (null on the
+   * row of its deletion, or when it was not created; rows are never rewritten, so an older row's id
+   * may name a user or domain deleted since) and its e-mail or name as it was then. Null for mail
+   * actions.
    */
   target: z.object({ kind: z.enum(['user', 'domain']), id: z.string().nullable(), label: z.string() }).nullable(),
   /** Names of the fields an update changed (never their values: no secret reaches the trail). */

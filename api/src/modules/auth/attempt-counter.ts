@@ -28,15 +28,18 @@ export function createAttemptCounter(db: Db, limit: AttemptLimit): AttemptCounte
  */
 export function createAttemptCounters(db: Db, limits: AttemptLimit[]) {
   const rowKeys = (keys: string[]) => limits.map((l, i) => `${l.name}:${keys[i]}`);
-  const count = async (keys: string[], now = Date.now()): Promise<number[]> => {
+  /** Counts the attempt; per limit, the attempts now in its window and the seconds to wait (0: within it). */
+  const tally = async (keys: string[], now = Date.now()): Promise<{ count: number; wait: number }[]> => {
     await pruneNowAndThen(db, now);
     const attempts = rowKeys(keys).map((key, i) => ({ key, windowMs: limits[i]!.windowSeconds * 1000 }));
     const rows = new Map((await countAttempts(db, attempts, now)).map((r) => [r.key, r]));
     return limits.map((l, i) => {
       const { count, window_ends_at } = rows.get(attempts[i]!.key)!;
-      return count <= l.max ? 0 : secondsUntil(window_ends_at, now);
+      return { count, wait: count <= l.max ? 0 : secondsUntil(window_ends_at, now) };
     });
   };
+  const count = async (keys: string[], now = Date.now()): Promise<number[]> =>
+    (await tally(keys, now)).map((t) => t.wait);
   /**
    * Takes back the attempt just counted under these keys, in their current window (a sign-in that
    * succeeded was no guess: counting it would lock out whoever signs in often).
@@ -50,7 +53,7 @@ export function createAttemptCounters(db: Db, limits: AttemptLimit[]) {
       .where('window_ends_at', '>', now)
       .execute();
   };
-  return Object.assign(count, { refund });
+  return Object.assign(count, { refund, tally });
 }
 
 /** Adds one attempt to `key`'s window, or opens a new window when it has ended; the row after it. */

@@ -28,6 +28,11 @@ export async function insertSession(db: DbExecutor, row: SessionRow): Promise<vo
   await db.insertInto('sessions').values(row).execute();
 }
 
+/** The user's last sign-in that issued tokens (shown to administrators). */
+export async function recordLastLogin(db: DbExecutor, userId: string, at: number): Promise<void> {
+  await db.updateTable('users').set({ last_login: at }).where('id', '=', userId).execute();
+}
+
 /** Refresh lookup joined with the user's active flag: one unique-index probe. */
 export async function findSessionByRefreshHash(
   db: DbExecutor,
@@ -93,14 +98,15 @@ export async function markRotated(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Revokes every token of one sign-in (and forgets the stored grace pairs). */
-export async function revokeFamily(db: DbExecutor, familyId: string, now: number): Promise<void> {
-  await db
+/** Revokes every token of one sign-in (and forgets the stored grace pairs); whether this call revoked any. */
+export async function revokeFamily(db: DbExecutor, familyId: string, now: number): Promise<boolean> {
+  const result = await db
     .updateTable('sessions')
     .set({ revoked_at: now, grace_pair: null })
     .where('family_id', '=', familyId)
     .where('revoked_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Revokes every session of a user (password, role or MFA change, deactivation). */

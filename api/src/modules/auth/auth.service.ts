@@ -1,16 +1,26 @@
-import type { LoginResponse, TokenPair } from '@qc/contracts';
+import type { LoginResponse, Role, TokenPair } from '@qc/contracts';
 import type { AppContext } from '../../app-context';
+import type { Config } from '../../config';
 import { unauthorized } from '../../lib/http-error';
 import { idTime, newId } from '../../lib/ids';
-import { findUserByEmail } from '../users/users.repository';
+import { findSecuritySubject } from '../security/security.repository';
+import {
+  logSecurityEvent,
+  recordSecurityEvent,
+  sendSecurityNotice,
+  type RequestOrigin,
+} from '../security/security-events';
+import { findUserByEmail, type UserRow } from '../users/users.repository';
 import {
   findSessionByRefreshHash,
   findSessionContext,
   insertSession,
   markRotated,
+  recordLastLogin,
   revokeFamily,
   type SessionContextRow,
 } from './auth.repository';
+import type { TokenClaims } from './tokens';
 import { generateRefreshToken, hashRefreshToken, openGracePair, sealGracePair } from './refresh-tokens';
 
 export interface AuthContext {
@@ -19,7 +29,7 @@ export interface AuthContext {
   user: SessionContextRow;
 }
 
-type AuthDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens'>;
+type AuthDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens' | 'mailer'>;
 
 const invalidCredentials = () => unauthorized('invalid_credentials', 'Invalid e-mail or password.');
 const invalidRefresh = () => unauthorized('token_invalid', 'The refresh token is not valid.');
@@ -28,7 +38,14 @@ const invalidRefresh = () => unauthorized('token_invalid', 'The refresh token is
  * A refresh token row. Each rotation gives a new lifetime, but never past the sign-in's maximum
  * age (the family id is the first row's id, made when the password was given).
  */
-function sessionRow(deps: AuthDeps, id: string, userId: string, familyId: string, refresh: string, now: number) {
+function sessionRow(
+  deps: Pick<AuthDeps, 'config'>,
+  id: string,
+  userId: string,
+  familyId: string,
+  refresh: string,
+  now: number,
+) {
   const { refreshTtl, sessionMaxAge } = deps.config;
   return {
     id,
@@ -44,26 +61,73 @@ function sessionRow(deps: AuthDeps, id: string, userId: string, familyId: string
   };
 }
 
-/** Starts a new sign-in (a new token family). */
-export async function startSession(deps: AuthDeps, userId: string): Promise<TokenPair> {
+/**
+ * Starts a new sign-in (a new token family): every path that issues tokens after a password
+ * (login, second factor, set-up) comes here, so it records the user's last sign-in.
+ */
+export async function startSession(
+  deps: Pick<AuthDeps, 'db' | 'config' | 'tokens'>,
+  userId: string,
+): Promise<TokenPair> {
   const now = Date.now();
   const id = newId(now);
   const refresh = generateRefreshToken();
-  await insertSession(deps.db, sessionRow(deps, id, userId, id, refresh, now));
+  await deps.db.transaction().execute(async (trx) => {
+    await insertSession(trx, sessionRow(deps, id, userId, id, refresh, now));
+    await recordLastLogin(trx, userId, now);
+  });
   return { access: await deps.tokens.signAccess(userId, id), refresh };
 }
 
-export async function login(deps: AuthDeps, rawEmail: string, password: string): Promise<LoginResponse> {
-  const user = await findUserByEmail(deps.db, rawEmail.trim().toLowerCase());
+/**
+ * Two-factor is mandatory for this account: an administrator required it (mfa_required, which stays
+ * set once it is on: it means "must have it", so it cannot be turned off), or its role is in
+ * QC_MFA_REQUIRED_ROLES.
+ */
+export function mfaMandatory(config: Pick<Config, 'mfaRequiredRoles'>, user: { mfa_required: number; role: Role }) {
+  return user.mfa_required === 1 || config.mfaRequiredRoles.includes(user.role);
+}
+
+/** A failed sign-in: the log always, the history only for an existing account. */
+async function signInFailed(
+  deps: AuthDeps,
+  origin: RequestOrigin,
+  account: string,
+  user: UserRow | null,
+  code: string,
+) {
+  const subject = user ? ((await findSecuritySubject(deps.db, { id: user.id })) ?? null) : null;
+  await recordSecurityEvent(deps.db, origin, { name: 'login_failed', account, subject, code });
+}
+
+export async function login(
+  deps: AuthDeps,
+  rawEmail: string,
+  password: string,
+  origin: RequestOrigin,
+): Promise<LoginResponse> {
+  const account = rawEmail.trim().toLowerCase();
+  const user = await findUserByEmail(deps.db, account);
   if (!user) {
     await deps.passwords.verifyDummy(password);
+    logSecurityEvent(origin, { name: 'login_failed', account, subject: null });
     throw invalidCredentials();
   }
-  if (!(await deps.passwords.verify(user.password_hash, password))) throw invalidCredentials();
+  if (!(await deps.passwords.verify(user.password_hash, password))) {
+    await signInFailed(deps, origin, account, user, 'invalid_credentials');
+    throw invalidCredentials();
+  }
   // Told only to someone who knows the password, so it reveals nothing to a guesser.
-  if (user.is_active !== 1) throw unauthorized('account_inactive', 'This account is disabled.');
+  if (user.is_active !== 1) {
+    await signInFailed(deps, origin, account, user, 'account_inactive');
+    throw unauthorized('account_inactive', 'This account is disabled.');
+  }
   if (user.mfa_enabled === 1) {
     return { requires_2fa: true, partial_token: await deps.tokens.signPartial(user.id) };
+  }
+  // No access before two-factor is set up: the set-up token opens only the two set-up routes.
+  if (mfaMandatory(deps.config, user)) {
+    return { requires_2fa_setup: true, partial_token: await deps.tokens.signSetup(user.id) };
   }
   return startSession(deps, user.id);
 }
@@ -73,7 +137,7 @@ export async function login(deps: AuthDeps, rawEmail: string, password: string):
  * within QC_REFRESH_GRACE (concurrent tabs) gets the very same pair back; later, it is treated as
  * stolen and the whole family is revoked — the newest tokens included.
  */
-export async function refresh(deps: AuthDeps, token: string): Promise<TokenPair> {
+export async function refresh(deps: AuthDeps, token: string, origin: RequestOrigin): Promise<TokenPair> {
   const now = Date.now();
   const hash = hashRefreshToken(token);
   let row = await findSessionByRefreshHash(deps.db, hash);
@@ -101,7 +165,14 @@ export async function refresh(deps: AuthDeps, token: string): Promise<TokenPair>
     const pair = openGracePair(deps.config.secretKey, token, row.id, row.grace_pair);
     if (pair) return pair;
   }
-  await revokeFamily(deps.db, row.family_id, now);
+  // A stolen token, or a restored copy of the browser: the owner hears of it either way (once: of
+  // two racing reuses, only the one that revoked the family tells).
+  const revoked = await revokeFamily(deps.db, row.family_id, now);
+  const subject = revoked ? await findSecuritySubject(deps.db, { id: row.user_id }) : undefined;
+  if (subject) {
+    await recordSecurityEvent(deps.db, origin, { name: 'refresh_reuse', account: subject.email, subject });
+    void sendSecurityNotice(deps, origin, 'refresh_reuse', subject);
+  }
   throw unauthorized('token_reused', 'The refresh token was already used; the session has been ended.');
 }
 
@@ -116,10 +187,28 @@ export async function logout(deps: AuthDeps, token: string, caller: AuthContext 
 const BEARER = /^Bearer ([A-Za-z0-9_\-.]+)$/;
 
 /** Access token → session → user, checked on every request (one primary-key query). */
-export async function authenticate(deps: AuthDeps, authorization: string | undefined): Promise<AuthContext> {
+export async function authenticate(
+  deps: Pick<AuthDeps, 'db' | 'tokens'>,
+  authorization: string | undefined,
+): Promise<AuthContext> {
   const match = BEARER.exec(authorization ?? '');
   if (!match) throw unauthorized('not_authenticated', 'Authentication credentials were not provided.');
-  const claims = await deps.tokens.verify(match[1]!, 'access');
+  return sessionOf(deps, await deps.tokens.verify(match[1]!, 'access'));
+}
+
+/** The bearer token of a request that may be an access token or another kind (`types`), verified. */
+export async function bearerClaims(
+  deps: Pick<AuthDeps, 'tokens'>,
+  authorization: string | undefined,
+  types: readonly TokenClaims['typ'][],
+): Promise<TokenClaims> {
+  const match = BEARER.exec(authorization ?? '');
+  if (!match) throw unauthorized('not_authenticated', 'Authentication credentials were not provided.');
+  return deps.tokens.verify(match[1]!, types);
+}
+
+/** An access token's session, checked as on every request (revoked, another user's, deactivated: 401). */
+export async function sessionOf(deps: Pick<AuthDeps, 'db'>, claims: TokenClaims): Promise<AuthContext> {
   const row = await findSessionContext(deps.db, claims.sid!);
   if (!row || row.revoked_at !== null || row.user_id !== claims.sub || row.is_active !== 1) {
     throw unauthorized('session_revoked', 'The session has ended.');

@@ -30,7 +30,13 @@ export interface LoginBudget {
  * browser holding that account's device proof (it signed in before) spends a budget of its own,
  * kept per device, which only its holder can use up. A sign-in that succeeds gives its attempt back.
  */
-export function createLoginLimiter(db: Db, limits: Config['loginRate'], secret: string) {
+export function createLoginLimiter(
+  db: Db,
+  limits: Config['loginRate'],
+  secret: string,
+  /** Called once per window, at the attempt that first goes over the account's budget (a lock-out). */
+  onAccountLocked?: (account: string, req: FastifyRequest) => Promise<void>,
+) {
   const { windowSeconds } = limits;
   const ip = { name: 'ip', max: limits.ipMax, windowSeconds };
   const stranger = createAttemptCounters(db, [ip, { name: 'account', max: limits.accountMax, windowSeconds }]);
@@ -49,7 +55,14 @@ export function createLoginLimiter(db: Db, limits: Config['loginRate'], secret: 
     /** Counts the attempt; the budget it was counted in, for `succeeded`. */
     async consume(req: FastifyRequest): Promise<LoginBudget> {
       const budget = budgetOf(req);
-      throwIfLimited(await budget.count(budget.keys), 'Too many sign-in attempts. Try again later.');
+      const tallies = await budget.count.tally(budget.keys);
+      // Each attempt gets its own count (one atomic statement), so exactly one sees the first one
+      // over. A device's own budget running out locks out only that browser, not the account.
+      if (!budget.device && tallies[1]!.count === limits.accountMax + 1) await onAccountLocked?.(accountOf(req), req);
+      throwIfLimited(
+        tallies.map((t) => t.wait),
+        'Too many sign-in attempts. Try again later.',
+      );
       return budget;
     },
     /** After the right password: the attempt is taken back, and this browser holds the account's proof. */

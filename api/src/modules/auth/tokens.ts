@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { deriveKey } from '../../lib/keys';
-import { unauthorized } from '../../lib/http-error';
+import { HttpError, unauthorized } from '../../lib/http-error';
 
 export const JWT_ISSUER = 'quarantine-console';
 export const JWT_AUDIENCE = 'quarantine-console-api';
@@ -10,7 +10,11 @@ export const JWT_AUDIENCE = 'quarantine-console-api';
 const ALGORITHM = 'HS256';
 const VERIFIED_CACHE_SIZE = 10_000;
 
-export type TokenType = 'access' | 'partial';
+/**
+ * access: a session's; partial: between password and second factor (verify-totp only); setup:
+ * between password and a two-factor set-up the account must do first (the set-up routes only).
+ */
+export type TokenType = 'access' | 'partial' | 'setup';
 
 export interface TokenClaims {
   typ: TokenType;
@@ -26,15 +30,32 @@ export interface TokenClaims {
 export interface TokenService {
   signAccess(userId: string, sessionId: string): Promise<string>;
   signPartial(userId: string): Promise<string>;
-  /** Verifies signature, algorithm, iss, aud, iat, exp and the expected `typ`; 401 otherwise. */
-  verify(token: string, typ: TokenType): Promise<TokenClaims>;
+  signSetup(userId: string): Promise<string>;
+  /**
+   * Verifies signature, algorithm, iss, aud, iat, exp and that `typ` is one of those expected; 401
+   * otherwise, or 403 mfa_setup_required for a set-up token where it is not accepted.
+   */
+  verify(token: string, typ: TokenType | readonly TokenType[]): Promise<TokenClaims>;
 }
+
+const REQUIRED_CLAIMS: Record<TokenType, string[]> = {
+  access: ['sub', 'iat', 'exp', 'typ', 'sid'],
+  partial: ['sub', 'iat', 'exp', 'typ', 'jti'],
+  setup: ['sub', 'iat', 'exp', 'typ'],
+};
+
+/** A set-up token opens only the two-factor set-up: said as such, so the client knows why. */
+const setupRequired = () =>
+  new HttpError(403, 'mfa_setup_required', 'Two-factor authentication must be set up before anything else.');
 
 export function jwtKey(secret: string): Uint8Array {
   return deriveKey(secret, 'jwt-hs256');
 }
 
-export function createTokenService(secret: string, ttl: { access: number; partial: number }): TokenService {
+export function createTokenService(
+  secret: string,
+  ttl: { access: number; partial: number; setup?: number },
+): TokenService {
   const raw = jwtKey(secret);
   // Imported once: given bytes, jose imports a CryptoKey on every call (~7 % of a list request).
   const keyPromise = crypto.subtle.importKey('raw', new Uint8Array(raw), { name: 'HMAC', hash: 'SHA-256' }, false, [
@@ -64,10 +85,12 @@ export function createTokenService(secret: string, ttl: { access: number; partia
     signAccess: (userId, sessionId) => sign({ typ: 'access', sid: sessionId }, userId, ttl.access),
     // jti makes each challenge distinct: verify-totp records it, so a partial token is used once.
     signPartial: (userId) => sign({ typ: 'partial', jti: randomBytes(16).toString('base64url') }, userId, ttl.partial),
+    signSetup: (userId) => sign({ typ: 'setup' }, userId, ttl.setup ?? ttl.partial),
 
-    async verify(token, typ) {
+    async verify(token, expected) {
+      const types: readonly TokenType[] = typeof expected === 'string' ? [expected] : expected;
       const known = verified.get(token);
-      if (known && known.typ === typ) {
+      if (known && types.includes(known.typ)) {
         if (known.exp * 1000 <= Date.now()) throw unauthorized('token_expired', 'The token has expired.');
         return known;
       }
@@ -77,17 +100,23 @@ export function createTokenService(secret: string, ttl: { access: number; partia
           algorithms: [ALGORITHM],
           issuer: JWT_ISSUER,
           audience: JWT_AUDIENCE,
-          requiredClaims: typ === 'access' ? ['sub', 'iat', 'exp', 'typ', 'sid'] : ['sub', 'iat', 'exp', 'typ', 'jti'],
+          requiredClaims: ['sub', 'iat', 'exp', 'typ'],
         }));
       } catch (err) {
         if (err instanceof errors.JWTExpired) throw unauthorized('token_expired', 'The token has expired.');
         throw unauthorized('token_invalid', 'The token is not valid.');
       }
-      // A partial (second-factor) token must never pass as an access token, nor the reverse.
-      if (payload.typ !== typ) throw unauthorized('token_invalid', 'The token is not valid.');
-      if (typ === 'access' && typeof payload.sid !== 'string')
+      const typ = payload.typ as TokenType;
+      // No kind of token passes as another: a partial or set-up token is never an access token.
+      if (!types.includes(typ)) {
+        if (typ === 'setup') throw setupRequired();
         throw unauthorized('token_invalid', 'The token is not valid.');
-      if (typ === 'partial' && (typeof payload.jti !== 'string' || typeof payload.sub !== 'string'))
+      }
+      if (
+        REQUIRED_CLAIMS[typ].some(
+          (claim) => typeof payload[claim] !== (claim === 'iat' || claim === 'exp' ? 'number' : 'string'),
+        )
+      )
         throw unauthorized('token_invalid', 'The token is not valid.');
       remember(token, payload as unknown as TokenClaims);
       return payload as unknown as TokenClaims;

@@ -2,8 +2,23 @@ import type { DbExecutor } from '../../db/database';
 import type { MfaPartialTokensTable } from '../../db/schema';
 import { newId } from '../../lib/ids';
 
-export async function setPendingSecret(db: DbExecutor, userId: string, sealed: string): Promise<void> {
-  await db.updateTable('users').set({ mfa_pending_secret: sealed }).where('id', '=', userId).execute();
+/** A new set-up: its secret, and when it was made (an unconfirmed set-up expires, QC_MFA_SETUP_TTL). */
+export async function setPendingSecret(db: DbExecutor, userId: string, sealed: string, now: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ mfa_pending_secret: sealed, mfa_pending_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** Forgets an expired set-up (only that one: a newer set-up made meanwhile stays). */
+export async function clearPendingSecret(db: DbExecutor, userId: string, sealed: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ mfa_pending_secret: null, mfa_pending_at: null })
+    .where('id', '=', userId)
+    .where('mfa_pending_secret', '=', sealed)
+    .execute();
 }
 
 /** Pending secret → enabled, only if MFA is still off (two racing enables: one wins). */
@@ -15,7 +30,13 @@ export async function enableWithSecret(
 ): Promise<boolean> {
   const result = await db
     .updateTable('users')
-    .set({ mfa_enabled: 1, mfa_secret: sealed, mfa_pending_secret: null, mfa_last_step: lastStep })
+    .set({
+      mfa_enabled: 1,
+      mfa_secret: sealed,
+      mfa_pending_secret: null,
+      mfa_pending_at: null,
+      mfa_last_step: lastStep,
+    })
     .where('id', '=', userId)
     .where('mfa_enabled', '=', 0)
     .executeTakeFirst();

@@ -2,19 +2,30 @@ import {
   ApiError,
   BackupCodesResponse,
   MfaEnableRequest,
+  MfaEnableResponse,
   MfaSetupResponse,
   PasswordRequest,
   TokenPair,
   VerifyTotpRequest,
 } from '@qc/contracts';
 import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { createAttemptCounter } from '../auth/attempt-counter';
 import { throwIfLimited, type ReauthLimiter } from '../auth/attempt-limiter';
+import { bearerClaims, sessionOf } from '../auth/auth.service';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
-import { disableMfa, enableMfa, regenerateBackupCodes, setupMfa, verifySecondFactor } from './mfa.service';
+import { originOf } from '../security/security-events';
+import {
+  disableMfa,
+  enableMfa,
+  regenerateBackupCodes,
+  setupMfa,
+  verifySecondFactor,
+  type MfaCaller,
+} from './mfa.service';
 
 const TOO_MANY_CODES = 'Too many code attempts. Try again later.';
 
@@ -45,7 +56,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
       throwIfLimited([await perIp(normalizeIP(request.ip))], TOO_MANY_CODES);
       const claims = await ctx.tokens.verify(request.body.partial_token, 'partial');
       throwIfLimited([await perAccount(claims.sub)], TOO_MANY_CODES);
-      return verifySecondFactor(ctx, claims, request.body);
+      return verifySecondFactor(ctx, claims, request.body, originOf(request));
     },
   );
 
@@ -53,38 +64,63 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
   const authed = { onRequest: requireAuthHook(ctx) };
   const security = [{ bearer: [] }];
 
+  // The set-up routes also take the set-up token of a `requires_2fa_setup` sign-in (and only they
+  // do: anywhere else it is 403 mfa_setup_required). An access token is checked as everywhere.
+  const callers = new WeakMap<FastifyRequest, MfaCaller>();
+  const sessionOrSetup = {
+    onRequest: async (request: FastifyRequest) => {
+      const claims = await bearerClaims(ctx, request.headers.authorization, ['access', 'setup']);
+      if (claims.typ === 'setup') {
+        callers.set(request, { userId: claims.sub, familyId: null });
+        return;
+      }
+      request.auth = await sessionOf(ctx, claims);
+      callers.set(request, { userId: request.auth.user.user_id, familyId: request.auth.familyId });
+    },
+  };
+  const callerOf = (request: FastifyRequest): MfaCaller => {
+    const caller = callers.get(request);
+    if (!caller) throw new Error('the set-up hook did not run');
+    return caller;
+  };
+
   app.post(
     '/api/users/me/mfa/setup/',
     {
-      ...authed,
+      ...sessionOrSetup,
       schema: {
         tags: ['mfa'],
         summary: 'Start two-factor setup: a new pending secret and its otpauth:// URL',
-        description: 'MFA stays off until POST /api/users/me/mfa/enable/ gets a code from this secret.',
+        description:
+          'MFA stays off until POST /api/users/me/mfa/enable/ gets a code from this secret, within ' +
+          'QC_MFA_SETUP_TTL. Bearer: an access token, or the set-up token of a `requires_2fa_setup` sign-in.',
         security,
         response: { 200: MfaSetupResponse, 401: ApiError, 409: ApiError },
       },
     },
-    async (request) => setupMfa(ctx, currentAuth(request)),
+    async (request) => setupMfa(ctx, callerOf(request)),
   );
 
   app.post(
     '/api/users/me/mfa/enable/',
     {
-      ...authed,
+      ...sessionOrSetup,
       schema: {
         tags: ['mfa'],
         summary: 'Enable two-factor authentication with a code from the pending secret',
-        description: 'Returns the backup codes (shown once). Ends the user’s other sessions.',
+        description:
+          'Returns the backup codes (shown once). Ends the user’s other sessions. With the set-up token of ' +
+          'a `requires_2fa_setup` sign-in, the answer also carries the new session’s `access` and `refresh`. ' +
+          'A set-up older than QC_MFA_SETUP_TTL is 400 mfa_setup_expired (start it again).',
         security,
         body: MfaEnableRequest,
-        response: { 200: BackupCodesResponse, 400: ApiError, 401: ApiError, 409: ApiError, 429: ApiError },
+        response: { 200: MfaEnableResponse, 400: ApiError, 401: ApiError, 409: ApiError, 429: ApiError },
       },
     },
     async (request) => {
-      const auth = currentAuth(request);
-      await reauth(auth.user.user_id);
-      return enableMfa(ctx, auth, request.body.totp_code);
+      const caller = callerOf(request);
+      await reauth(caller.userId);
+      return enableMfa(ctx, caller, request.body.totp_code, originOf(request));
     },
   );
 
@@ -95,7 +131,9 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
       schema: {
         tags: ['mfa'],
         summary: 'Disable two-factor authentication (password required)',
-        description: 'A wrong password is 400 with errors.password. Ends the user’s other sessions.',
+        description:
+          'A wrong password is 400 with errors.password. Ends the user’s other sessions; the owner is told ' +
+          'by e-mail. Refused (409 mfa_required) when two-factor is mandatory for the account.',
         security,
         body: PasswordRequest,
         response: { 204: z.null().describe('Disabled'), 400: ApiError, 401: ApiError, 409: ApiError, 429: ApiError },
@@ -104,7 +142,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
     async (request, reply) => {
       const auth = currentAuth(request);
       await reauth(auth.user.user_id);
-      await disableMfa(ctx, auth, request.body.password);
+      await disableMfa(ctx, auth, request.body.password, originOf(request));
       return reply.code(204).send(null);
     },
   );

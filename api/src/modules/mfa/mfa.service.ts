@@ -1,16 +1,33 @@
-import type { BackupCodesResponse, MfaSetupResponse, TokenPair, VerifyTotpRequest } from '@qc/contracts';
+import type {
+  BackupCodesResponse,
+  MfaEnableResponse,
+  MfaSetupResponse,
+  TokenPair,
+  VerifyTotpRequest,
+} from '@qc/contracts';
 import type { AppContext } from '../../app-context';
+import type { DbExecutor } from '../../db/database';
 import { HttpError, unauthorized } from '../../lib/http-error';
 import { createKeyedHash, createSecretBox } from '../../lib/secret-box';
-import { revokeOtherSessions } from '../auth/auth.repository';
+import { revokeOtherSessions, revokeUserSessions } from '../auth/auth.repository';
 import type { AuthContext } from '../auth/auth.service';
-import { startSession } from '../auth/auth.service';
+import { mfaMandatory, startSession } from '../auth/auth.service';
 import type { TokenClaims } from '../auth/tokens';
+import { findSecuritySubject } from '../security/security.repository';
+import {
+  auditSecurityEvent,
+  logSecurityEvent,
+  recordSecurityEvent,
+  sendSecurityNotice,
+  type RequestOrigin,
+  type SecurityEvent,
+} from '../security/security-events';
 import { clearMfa, findUserById, type UserRow } from '../users/users.repository';
 import { checkPassword } from '../users/users.service';
 import {
   advanceTotpStep,
   claimPartialToken,
+  clearPendingSecret,
   consumeBackupCode,
   enableWithSecret,
   ensurePartialToken,
@@ -22,7 +39,18 @@ import {
 } from './mfa.repository';
 import { matchTotp, newBackupCodes, newTotpSecret, normalizeBackupCode, otpauthUrl } from './totp';
 
-type MfaDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens'>;
+type MfaDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens' | 'mailer'>;
+
+/**
+ * Who sets up two-factor: a signed-in user (their session, `familyId`), or a sign-in held at the
+ * set-up step (the set-up token of a `requires_2fa_setup` login: no session yet, `familyId` null).
+ */
+export interface MfaCaller {
+  userId: string;
+  familyId: string | null;
+}
+
+export const callerOf = (auth: AuthContext): MfaCaller => ({ userId: auth.user.user_id, familyId: auth.familyId });
 
 /**
  * The TOTP secret must be readable by the server (unlike a password), so it is stored encrypted
@@ -47,18 +75,37 @@ const challengeInvalid = () =>
   unauthorized('token_invalid', 'This sign-in challenge is no longer valid. Sign in again.');
 const invalidCode = () => unauthorized('invalid_code', 'The code is not valid.');
 
-async function requireUser(deps: MfaDeps, auth: AuthContext): Promise<UserRow> {
-  const user = await findUserById(deps.db, auth.user.user_id);
-  if (!user) throw unauthorized('session_revoked', 'The session has ended.');
+const mandatory = () =>
+  new HttpError(
+    409,
+    'mfa_required',
+    'Two-factor authentication is mandatory for this account: an administrator required it, or its role does.',
+  );
+
+/** The caller's user; an access token's session was checked already, a set-up token's user is checked here. */
+async function requireUser(deps: MfaDeps, caller: MfaCaller): Promise<UserRow> {
+  const user = await findUserById(deps.db, caller.userId);
+  if (!user || user.is_active !== 1) throw unauthorized('session_revoked', 'The session has ended.');
   return user;
 }
 
-/** Stores a new pending secret (replacing any earlier one); MFA stays off until a code proves it. */
-export async function setupMfa(deps: MfaDeps, auth: AuthContext): Promise<MfaSetupResponse> {
-  const user = await requireUser(deps, auth);
+/** History row (in the change's transaction) for an event of the caller's own account. */
+async function auditOwn(db: DbExecutor, origin: RequestOrigin, name: SecurityEvent['name'], userId: string) {
+  const subject = (await findSecuritySubject(db, { id: userId })) ?? null;
+  const event: SecurityEvent = { name, account: subject?.email ?? userId, subject };
+  await auditSecurityEvent(db, origin, event);
+  return event;
+}
+
+/**
+ * Stores a new pending secret (replacing any earlier one) and when it was made; MFA stays off until
+ * a code proves it, within QC_MFA_SETUP_TTL.
+ */
+export async function setupMfa(deps: MfaDeps, caller: MfaCaller): Promise<MfaSetupResponse> {
+  const user = await requireUser(deps, caller);
   if (user.mfa_enabled === 1) throw alreadyEnabled();
   const secret = newTotpSecret();
-  await setPendingSecret(deps.db, user.id, secretBox(deps).seal(secret, user.id));
+  await setPendingSecret(deps.db, user.id, secretBox(deps).seal(secret, user.id), Date.now());
   return { secret, otpauth_url: otpauthUrl(secret, user.email) };
 }
 
@@ -68,36 +115,59 @@ function issueBackupCodes(deps: MfaDeps, userId: string): { codes: string[]; has
   return { codes, hashes: codes.map((c) => hash(userId, c)) };
 }
 
-export async function enableMfa(deps: MfaDeps, auth: AuthContext, code: string): Promise<BackupCodesResponse> {
-  const user = await requireUser(deps, auth);
+/**
+ * The first code from the pending secret turns MFA on. A signed-in caller keeps their session (the
+ * others end); a sign-in held at the set-up step gets its session now (every earlier one ends).
+ */
+export async function enableMfa(
+  deps: MfaDeps,
+  caller: MfaCaller,
+  code: string,
+  origin: RequestOrigin,
+): Promise<MfaEnableResponse> {
+  const user = await requireUser(deps, caller);
   if (user.mfa_enabled === 1) throw alreadyEnabled();
-  const secret = user.mfa_pending_secret ? secretBox(deps).open(user.mfa_pending_secret, user.id) : null;
-  if (!secret) {
+  const sealed = user.mfa_pending_secret;
+  const secret = sealed ? secretBox(deps).open(sealed, user.id) : null;
+  if (!sealed || !secret) {
     throw new HttpError(400, 'mfa_not_pending', 'Start the two-factor setup first.');
+  }
+  const now = Date.now();
+  // A set-up left unconfirmed (a QR code on a screen, a secret in a log) does not stay usable.
+  if (user.mfa_pending_at === null || now - user.mfa_pending_at > deps.config.mfaSetupTtl * 1000) {
+    await clearPendingSecret(deps.db, user.id, sealed);
+    throw new HttpError(400, 'mfa_setup_expired', 'This two-factor setup has expired. Start it again.');
   }
   const step = await matchTotp(secret, code, null);
   if (step === null) {
     throw new HttpError(400, 'invalid_code', 'The code is not valid.', { totp_code: 'The code is not valid.' });
   }
   const { codes, hashes } = issueBackupCodes(deps, user.id);
-  const now = Date.now();
-  await deps.db.transaction().execute(async (trx) => {
+  const event = await deps.db.transaction().execute(async (trx) => {
     // The enabling code's step is recorded: it cannot be replayed to sign in.
-    if (!(await enableWithSecret(trx, user.id, user.mfa_pending_secret!, step))) throw alreadyEnabled();
+    if (!(await enableWithSecret(trx, user.id, sealed, step))) throw alreadyEnabled();
     await replaceBackupCodes(trx, user.id, hashes, now);
-    await revokeOtherSessions(trx, user.id, auth.familyId, now);
+    if (caller.familyId) await revokeOtherSessions(trx, user.id, caller.familyId, now);
+    else await revokeUserSessions(trx, user.id, now);
+    return auditOwn(trx, origin, 'mfa_enabled', user.id);
   });
-  return { backup_codes: codes };
+  logSecurityEvent(origin, event);
+  if (caller.familyId) return { backup_codes: codes };
+  return { backup_codes: codes, ...(await startSession(deps, user.id)) };
 }
 
-export async function disableMfa(deps: MfaDeps, auth: AuthContext, password: string): Promise<void> {
-  const user = await requireUser(deps, auth);
+export async function disableMfa(deps: MfaDeps, auth: AuthContext, password: string, origin: RequestOrigin) {
+  const user = await requireUser(deps, callerOf(auth));
   await checkPassword(deps.passwords, user, password, 'password');
   if (user.mfa_enabled !== 1) throw notEnabled();
-  await deps.db.transaction().execute(async (trx) => {
+  if (mfaMandatory(deps.config, user)) throw mandatory();
+  const event = await deps.db.transaction().execute(async (trx) => {
     await clearMfa(trx, user.id);
     await revokeOtherSessions(trx, user.id, auth.familyId, Date.now());
+    return auditOwn(trx, origin, 'mfa_disabled', user.id);
   });
+  logSecurityEvent(origin, event);
+  void sendSecurityNotice(deps, origin, 'mfa_disabled', user);
 }
 
 export async function regenerateBackupCodes(
@@ -105,7 +175,7 @@ export async function regenerateBackupCodes(
   auth: AuthContext,
   password: string,
 ): Promise<BackupCodesResponse> {
-  const user = await requireUser(deps, auth);
+  const user = await requireUser(deps, callerOf(auth));
   await checkPassword(deps.passwords, user, password, 'password');
   if (user.mfa_enabled !== 1) throw notEnabled();
   const { codes, hashes } = issueBackupCodes(deps, user.id);
@@ -121,12 +191,14 @@ export async function regenerateBackupCodes(
  * Second sign-in step. The partial token (already verified: signature, typ, exp) is bound to its
  * subject: the code is checked against that user only, and the pair issued is theirs. Each partial
  * token is used once; QC_MFA_MAX_FAILURES wrong codes burn it. A TOTP step is accepted once, and a
- * backup code once.
+ * backup code once. A code of a step already used is a replay (totp_replay); any other wrong code a
+ * failed sign-in (login_failed): both are security events.
  */
 export async function verifySecondFactor(
   deps: MfaDeps,
   claims: TokenClaims,
   body: VerifyTotpRequest,
+  origin: RequestOrigin,
 ): Promise<TokenPair> {
   const now = Date.now();
   const jti = claims.jti!;
@@ -145,15 +217,27 @@ export async function verifySecondFactor(
   if (!user || user.is_active !== 1 || user.mfa_enabled !== 1) throw challengeInvalid();
 
   let ok = false;
+  let replay = false;
   if ('totp_code' in body) {
     const secret = user.mfa_secret ? secretBox(deps).open(user.mfa_secret, user.id) : null;
-    const step = secret ? await matchTotp(secret, body.totp_code, user.mfa_last_step) : null;
+    // Any step of the window: one at or below the last accepted is a replay, refused by the
+    // advance (which also settles two concurrent uses of one code: one wins).
+    const step = secret ? await matchTotp(secret, body.totp_code, null) : null;
     ok = step !== null && (await advanceTotpStep(deps.db, user.id, step));
+    replay = step !== null && !ok;
   } else {
     ok = await consumeBackupCode(deps.db, user.id, backupCodeHasher(deps)(user.id, body.backup_code), now);
   }
   if (!ok) {
     await recordPartialFailure(deps.db, jti, deps.config.mfaRate.maxFailures, now);
+    const subject = (await findSecuritySubject(deps.db, { id: user.id })) ?? null;
+    await recordSecurityEvent(
+      deps.db,
+      origin,
+      replay
+        ? { name: 'totp_replay', account: user.email, subject }
+        : { name: 'login_failed', account: user.email, subject, code: 'invalid_code' },
+    );
     throw invalidCode();
   }
   if (!(await claimPartialToken(deps.db, jti, now))) throw challengeInvalid();

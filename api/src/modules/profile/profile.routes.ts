@@ -5,6 +5,7 @@ import type { AppContext } from '../../app-context';
 import { createAttemptCounter } from '../auth/attempt-counter';
 import { throwIfLimited, type ReauthLimiter } from '../auth/attempt-limiter';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
+import { originOf } from '../security/security-events';
 import { changePassword, confirmEmail, updateProfile } from './profile.service';
 
 export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthLimiter }> = async (
@@ -31,7 +32,8 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: Rea
         tags: ['users'],
         summary: 'Update the signed-in user’s profile',
         description:
-          'Username (1–150 letters, digits, @ . + - _; unique: 409 username_taken), e-mail, first and last ' +
+          'Username (1–150 letters, digits, @ . + - _; unique, and not another account’s e-mail address: ' +
+          '409 username_taken), e-mail, first and last ' +
           'name. A new e-mail needs `current_password` (missing: 400 validation_error, wrong: 400 ' +
           'invalid_password, both with errors.current_password; nothing changes) and takes effect only ' +
           'when the link sent to it is confirmed (`pending_email` until then); the address in effect is ' +
@@ -84,7 +86,8 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: Rea
         tags: ['users'],
         summary: 'Change the signed-in user’s password',
         description:
-          'A wrong current password is 400 with errors.current_password (never 401). Ends the user’s other sessions.',
+          'A wrong current password is 400 with errors.current_password (never 401). Ends the user’s other ' +
+          'sessions; a security event, and the owner is told by e-mail.',
         security,
         body: PasswordChangeRequest,
         response: { 204: z.null().describe('Changed'), 400: ApiError, 401: ApiError, 429: ApiError },
@@ -93,7 +96,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: Rea
     async (request, reply) => {
       const auth = currentAuth(request);
       await reauth(auth.user.user_id);
-      await changePassword(ctx, auth, request.body);
+      await changePassword(ctx, auth, request.body, originOf(request));
       return reply.code(204).send(null);
     },
   );

@@ -14,6 +14,7 @@ import { newId } from '../../lib/ids';
 import { createKeyedHash } from '../../lib/secret-box';
 import { findSessionContext, revokeOtherSessions, type SessionContextRow } from '../auth/auth.repository';
 import type { AuthContext } from '../auth/auth.service';
+import { recordPasswordChanged, type RequestOrigin } from '../security/security-events';
 import {
   findUserByEmail,
   findUserById,
@@ -231,6 +232,10 @@ export async function updateProfile(
   if (username !== undefined) {
     const other = await findUserByUsername(deps.db, username);
     if (other && other.id !== user.id) throw usernameTaken();
+    // Nor another account's e-mail address: a name shown in the history or a list must not pass
+    // for someone else. Said as a taken name (the same budget of changes bounds both).
+    const owner = await findUserByEmail(deps.db, username.toLowerCase());
+    if (owner && owner.id !== user.id) throw usernameTaken();
   }
   if (email !== undefined) {
     const other = await findUserByEmail(deps.db, email);
@@ -274,11 +279,15 @@ export async function confirmEmail(deps: ProfileDeps, auth: AuthContext, token: 
   return profileOf(deps, auth);
 }
 
-/** POST /api/users/me/password/: a wrong current password is 400 (errors.current_password), never 401. */
+/**
+ * POST /api/users/me/password/: a wrong current password is 400 (errors.current_password), never
+ * 401. A security event; the owner is told by e-mail (whoever holds the session may not be them).
+ */
 export async function changePassword(
   deps: ProfileDeps,
   auth: AuthContext,
   input: PasswordChangeRequest,
+  origin: RequestOrigin,
 ): Promise<void> {
   const user = await requireUser(deps, auth);
   await checkPassword(deps.passwords, user, input.current_password, 'current_password');
@@ -287,4 +296,5 @@ export async function changePassword(
     await updatePasswordHash(trx, user.id, hash);
     await revokeOtherSessions(trx, user.id, auth.familyId, Date.now());
   });
+  await recordPasswordChanged(deps, origin, user.id);
 }

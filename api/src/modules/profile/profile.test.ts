@@ -98,6 +98,20 @@ describe('PATCH /api/users/me/', () => {
     expect((await patch(own, { username: 'TakenName', first_name: 'T' })).statusCode).toBe(200);
   });
 
+  test('a username may not be another account’s e-mail address (any case): 409, nothing changes', async () => {
+    await t.createUser({ email: 'victim@example.com', username: 'victim' });
+    const me1 = await t.createUser({ email: 'impostor@example.com', username: 'impostor' });
+    const { access } = await t.login('impostor@example.com');
+    for (const username of ['victim@example.com', 'Victim@Example.COM']) {
+      const res = await patch(access, { username, first_name: 'Changed' });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'username_taken', errors: { username: expect.any(String) } });
+    }
+    expect((await me(access)).json()).toMatchObject({ id: me1.id, username: 'impostor', first_name: '' });
+    // One's own address is no one else's: allowed.
+    expect((await patch(access, { username: 'impostor@example.com' })).json().username).toBe('impostor@example.com');
+  });
+
   test('external users: only first and last name', async () => {
     await t.createUser({ email: 'ext@example.com', username: 'ext', is_external: true });
     const { access } = await t.login('ext@example.com');

@@ -1,27 +1,26 @@
-import { LIMITS, Role, type CurrentUser } from '@qc/contracts';
+import { LIMITS, Role, UserCreate, type CurrentUser } from '@qc/contracts';
 import { z } from 'zod';
-import { isUniqueViolation, type Db } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
-import { newId } from '../../lib/ids';
 import { generatePassword, type PasswordHasher } from '../../lib/passwords';
 import { parseOrThrow } from '../../lib/validation';
-import { revokeUserSessions } from '../auth/auth.repository';
 import type { SessionContextRow } from '../auth/auth.repository';
 import { ensureDomain } from '../domains/domains.service';
 import {
-  clearMfa,
-  findUserByEmail,
-  hasAnyUser,
-  insertUser,
-  updatePasswordHash,
-  updateRole,
-  type UserRow,
-} from './users.repository';
+  createManagedUser,
+  resetManagedUserMfa,
+  systemManager,
+  UNAUDITED_SYSTEM,
+  updateManagedUser,
+  type Manager,
+  type UserDeps,
+} from './users-admin.service';
+import { findUserByEmail, hasAnyUser, type UserRow } from './users.repository';
 
-export interface UserDeps {
-  db: Db;
-  passwords: PasswordHasher;
-}
+export type { UserDeps } from './users-admin.service';
+
+// The command line's user commands. They run through the administration API's own service
+// (users-admin.service: the same checks, the last-admin rule, the history); the caller says who
+// acts: the CLI passes systemManager('cli'). Left out, no history row is written (test fixtures).
 
 const Email = z
   .email()
@@ -44,7 +43,7 @@ const NewUserSchema = z
     is_external: z.boolean().default(false),
   })
   .refine((u) => u.role !== 'domain_admin' || u.domain, { path: ['domain'], message: 'A domain admin needs a domain' });
-/** Untrusted input (CLI, later the admin API): every field is checked by NewUserSchema. */
+/** Untrusted input (CLI): every field is checked by NewUserSchema, then as the API checks it. */
 export interface NewUserInput {
   email: string;
   password: string;
@@ -60,85 +59,60 @@ function userNotFound(email: string): HttpError {
   return new HttpError(404, 'not_found', `No user with e-mail ${email}.`);
 }
 
-async function domainIdFor(db: Db, name: string | undefined): Promise<string | null> {
-  return name ? (await ensureDomain(db, name)).id : null;
-}
-
-/** Creates a user; the domain is created when it does not exist yet. */
-export async function createUser(deps: UserDeps, raw: NewUserInput): Promise<UserRow> {
+/** Creates a user; the domain (by name) is created when it does not exist yet. */
+export async function createUser(deps: UserDeps, raw: NewUserInput, by: Manager = UNAUDITED_SYSTEM): Promise<UserRow> {
   const input = parseOrThrow(NewUserSchema, raw);
-  if (await findUserByEmail(deps.db, input.email)) {
-    throw new HttpError(409, 'email_taken', 'A user with this e-mail already exists.', { email: 'Already in use' });
-  }
-  const domainId = await domainIdFor(deps.db, input.domain);
-  const now = Date.now();
-  const row: UserRow = {
-    id: newId(now),
-    username: input.username ?? input.email.split('@')[0]!,
+  const domainId = input.domain ? (await ensureDomain(deps.db, input.domain)).id : null;
+  const create = parseOrThrow(UserCreate, {
     email: input.email,
-    first_name: input.first_name,
-    last_name: input.last_name,
-    password_hash: await deps.passwords.hash(input.password),
+    password: input.password,
     role: input.role,
     domain_id: domainId,
-    is_external: input.is_external ? 1 : 0,
-    is_active: 1,
-    mfa_enabled: 0,
-    mfa_secret: null,
-    mfa_pending_secret: null,
-    mfa_last_step: null,
-    mfa_required: 0,
-    last_login: null,
-    mfa_pending_at: null,
-    date_joined: now,
-  };
-  try {
-    await insertUser(deps.db, row);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new HttpError(409, 'email_taken', 'A user with this e-mail already exists.');
-    throw err;
-  }
-  return row;
+    username: input.username,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    is_external: input.is_external,
+  });
+  return createManagedUser(deps, by, create);
 }
 
-async function requireUser(db: Db, rawEmail: string): Promise<UserRow> {
+async function requireUser(deps: UserDeps, rawEmail: string): Promise<UserRow> {
   const email = parseOrThrow(Email, rawEmail);
-  const user = await findUserByEmail(db, email);
+  const user = await findUserByEmail(deps.db, email);
   if (!user) throw userNotFound(email);
   return user;
 }
 
-// Each change below revokes the user's sessions at once (DESIGN §7).
+// Each change below ends the user's sessions at once (DESIGN §7).
 
-export async function setPassword(deps: UserDeps, email: string, password: string): Promise<UserRow> {
-  const user = await requireUser(deps.db, email);
+export async function setPassword(
+  deps: UserDeps,
+  email: string,
+  password: string,
+  by: Manager = UNAUDITED_SYSTEM,
+): Promise<UserRow> {
+  const user = await requireUser(deps, email);
   const valid = parseOrThrow(z.object({ password: Password }), { password }).password;
-  await updatePasswordHash(deps.db, user.id, await deps.passwords.hash(valid));
-  await revokeUserSessions(deps.db, user.id, Date.now());
-  return user;
+  return updateManagedUser(deps, by, user.id, { password: valid });
 }
 
-export async function setRole(deps: UserDeps, email: string, rawRole: string, domain?: string): Promise<UserRow> {
-  const user = await requireUser(deps.db, email);
+/** The role (and the domain, by name, created when missing; left out: unchanged). */
+export async function setRole(
+  deps: UserDeps,
+  email: string,
+  rawRole: string,
+  domain?: string,
+  by: Manager = UNAUDITED_SYSTEM,
+): Promise<UserRow> {
+  const user = await requireUser(deps, email);
   const role = parseOrThrow(z.object({ role: Role }), { role: rawRole }).role;
-  const domainId = domain ? await domainIdFor(deps.db, domain) : user.domain_id;
-  if (role === 'domain_admin' && !domainId) {
-    throw new HttpError(400, 'validation_error', 'The request is not valid.', {
-      domain: 'A domain admin needs a domain',
-    });
-  }
-  await updateRole(deps.db, user.id, role, domainId);
-  await revokeUserSessions(deps.db, user.id, Date.now());
-  return { ...user, role, domain_id: domainId };
+  const domainId = domain ? (await ensureDomain(deps.db, domain)).id : undefined;
+  return updateManagedUser(deps, by, user.id, { role, ...(domainId !== undefined && { domain_id: domainId }) });
 }
 
-export async function resetMfa(deps: UserDeps, email: string): Promise<UserRow> {
-  const user = await requireUser(deps.db, email);
-  await deps.db.transaction().execute(async (trx) => {
-    await clearMfa(trx, user.id);
-    await revokeUserSessions(trx, user.id, Date.now());
-  });
-  return user;
+export async function resetMfa(deps: UserDeps, email: string, by: Manager = UNAUDITED_SYSTEM): Promise<UserRow> {
+  const user = await requireUser(deps, email);
+  return resetManagedUserMfa(deps.db, by, user.id);
 }
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@example.com';
@@ -157,7 +131,7 @@ export async function ensureFirstAdmin(
   const email = admin.email ?? DEFAULT_ADMIN_EMAIL;
   const password = admin.password ?? generatePassword();
   try {
-    await createUser(deps, { email, password, role: 'admin', username: 'admin' });
+    await createUser(deps, { email, password, role: 'admin', username: 'admin' }, systemManager('system'));
   } catch (err) {
     if (err instanceof HttpError && err.code === 'email_taken') return null;
     throw err;

@@ -25,16 +25,21 @@ export function downloadText(text: string, fileName: string) {
 
 /**
  * Backup codes, shown ONCE (spec §4, DESIGN §7): copy to the clipboard, download as .txt, and an
- * "I saved them" confirmation before Done.
+ * "I saved them" confirmation before Done (or `doneLabel`: the sign-in's set-up step continues).
  */
 export function BackupCodes({
   codes,
   account,
   onDone,
+  doneLabel,
+  busy = false,
 }: {
   codes: readonly string[];
   account: string;
   onDone: () => void;
+  doneLabel?: string;
+  /** Done was clicked and what follows is under way (the sign-in). */
+  busy?: boolean;
 }) {
   const { t } = useTranslation('host');
   const token = useThemeToken();
@@ -94,8 +99,8 @@ export function BackupCodes({
         <Checkbox checked={saved} onChange={(e) => setSaved(e.target.checked)} data-testid="mfa-codes-saved">
           {t('mfa.saved')}
         </Checkbox>
-        <Button type="primary" disabled={!saved} onClick={onDone} data-testid="mfa-codes-done">
-          {t('mfa.done')}
+        <Button type="primary" disabled={!saved} loading={busy} onClick={onDone} data-testid="mfa-codes-done">
+          {doneLabel ?? t('mfa.done')}
         </Button>
       </Flex>
     </div>

@@ -175,6 +175,27 @@ describe('MFA: turning it off and new backup codes need the password (spec §4)'
     expect(noticeTitles()).toContain('success:Authentification à deux facteurs désactivée');
   });
 
+  it('off, when two-factor is mandatory for the account (409 mfa_required): says so, it stays on', async () => {
+    signIn({ ...USER, mfa_enabled: true });
+    mockApi((c) =>
+      c.path === '/api/users/me/mfa/disable/'
+        ? jsonResponse(409, { detail: 'mandatory', code: 'mfa_required' })
+        : jsonResponse(200, { ...USER, mfa_enabled: true }),
+    );
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    await user.click(mfaSection().getByRole('button', { name: 'Désactiver' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Désactiver l’authentification à deux facteurs' });
+    await user.type(within(dialog).getByLabelText('Mot de passe'), 'the password');
+    await user.click(within(dialog).getByRole('button', { name: 'Désactiver' }));
+    await waitFor(() =>
+      expect(useNotices.getState().notices.map((n) => n.description)).toContain(
+        'L’authentification à deux facteurs est obligatoire pour votre compte\u00a0: elle ne peut pas être désactivée.',
+      ),
+    );
+    expect(mfaSection().getByTestId('mfa-status')).toHaveTextContent('Activée');
+  });
+
   it('new backup codes: the password, then the new codes shown once', async () => {
     signIn({ ...USER, mfa_enabled: true });
     const { calls } = mockApi((c) =>

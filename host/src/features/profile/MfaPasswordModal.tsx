@@ -8,7 +8,7 @@ import { notify } from '@qc/ui-state';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PasswordInput } from '../login/PasswordInput';
-import { BackupCodes } from './BackupCodes';
+import { BackupCodes } from '../mfa-setup/BackupCodes';
 import { useDisableMfa, useRegenerateBackupCodes } from './profile.queries';
 
 export type MfaPasswordAction = 'disable' | 'regenerate';
@@ -45,9 +45,14 @@ export function MfaPasswordModal({
         notify({ type: 'success', title: t('mfa.regenerated') });
       }
     } catch (error) {
-      if (readApiError(error).errors?.password) {
+      const { errors, code } = readApiError(error);
+      if (errors?.password) {
         form.setFields([{ name: 'password', errors: [t('mfa.password_wrong')] }]);
         notify({ type: 'error', title: t('mfa.error') });
+      } else if (code === 'mfa_required') {
+        // An administrator, or the account's role, requires it: it stays on.
+        notify({ type: 'error', title: t('mfa.error'), description: t('mfa.mandatory') });
+        onClose();
       } else {
         notify({ type: 'error', title: t('mfa.error'), description: t(`common:${errorMessageKey(error)}`) });
       }
