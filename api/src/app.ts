@@ -1,7 +1,7 @@
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -64,6 +64,21 @@ function warnOfUntrustedProxy(app: FastifyInstance) {
   });
 }
 
+/**
+ * The request as its log line shows it. Links e-mailed by the console carry their secret in the
+ * query (`/invitation?token=…`, `/profile/confirm-email?token=…`): opening one must not write a
+ * usable token to the access log.
+ */
+export function requestForLog(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: request.url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]'),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 /** `getQuarantineIdRaw` for GET /api/quarantine/:id/raw/. */
 export function operationId(method: string, url: string): string {
   const words = url
@@ -75,7 +90,11 @@ export function operationId(method: string, url: string): string {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    logger: {
+      level: config.logLevel,
+      serializers: { req: requestForLog },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     // X-Forwarded-For is honoured only from these addresses (request.ip, rate limits, audit).
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
     // A path that cannot be decoded (/mail/%E0%A4%A) reaches no route or hook: a browser is sent to

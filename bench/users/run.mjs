@@ -104,6 +104,7 @@ async function main() {
           mfa_required: 0,
           last_login: null,
           mfa_pending_at: null,
+          credentials_at: null,
           date_joined: now - (count - i) * 60_000,
         });
       }
@@ -164,5 +165,10 @@ async function main() {
     });
     console.log([name.padEnd(46), ...cells].join(''));
   }
-  console.log(`\n${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `\n${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }

@@ -3,8 +3,9 @@ import type { Migration } from 'kysely/migration';
 import { atomically, isSqlite } from './migration-helpers';
 
 // Issue 16: user and domain administration.
-// - users: `mfa_required` (set up two-factor at the next sign-in), `last_login`, and when the
-//   pending two-factor secret was made (an unconfirmed set-up expires). A user created for an
+// - users: `mfa_required` (set up two-factor at the next sign-in), `last_login`, when the
+//   pending two-factor secret was made (an unconfirmed set-up expires), and when credentials last
+//   changed (sign-in challenges issued before are refused). A user created for an
 //   invitation has an empty password_hash, which no password matches.
 // - user_invitations: the links e-mailed to them (HMAC of the token; single use, expiring).
 // - history: administration and security events beside the mail actions, so `email_id` may be
@@ -88,6 +89,7 @@ export const m0013_administration: Migration = {
         .execute();
       await db.schema.alterTable('users').addColumn('last_login', 'bigint').execute();
       await db.schema.alterTable('users').addColumn('mfa_pending_at', 'bigint').execute();
+      await db.schema.alterTable('users').addColumn('credentials_at', 'bigint').execute();
       // The admin list pages by e-mail (the unique index) or by date joined; a domain_admin's by
       // their domain first. Search is a prefix of lower(first/last name) (username and e-mail have theirs).
       await db.schema.createIndex('users_date_joined').on('users').columns(['date_joined', 'id']).execute();
@@ -162,6 +164,7 @@ export const m0013_administration: Migration = {
         await db.schema.dropIndex(index).execute();
       }
       await db.schema.createIndex('users_domain').on('users').column('domain_id').execute();
+      await db.schema.alterTable('users').dropColumn('credentials_at').execute();
       await db.schema.alterTable('users').dropColumn('mfa_pending_at').execute();
       await db.schema.alterTable('users').dropColumn('last_login').execute();
       await db.schema.alterTable('users').dropColumn('mfa_required').execute();

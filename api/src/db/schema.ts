@@ -30,6 +30,8 @@ export interface UsersTable {
   last_login: number | null;
   /** When mfa_pending_secret was made: an unconfirmed set-up expires. */
   mfa_pending_at: number | null;
+  /** When sessions were last revoked (credentials changed): sign-in challenges issued before are refused. */
+  credentials_at: number | null;
 }
 
 /** The invitation link e-mailed to a user created without a password (HMAC of its token). */

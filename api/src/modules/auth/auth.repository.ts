@@ -111,6 +111,7 @@ export async function revokeFamily(db: DbExecutor, familyId: string, now: number
 
 /** Revokes every session of a user (password, role or MFA change, deactivation). */
 export async function revokeUserSessions(db: DbExecutor, userId: string, now: number): Promise<void> {
+  await stampCredentials(db, userId, now);
   await db
     .updateTable('sessions')
     .set({ revoked_at: now, grace_pair: null })
@@ -119,8 +120,22 @@ export async function revokeUserSessions(db: DbExecutor, userId: string, now: nu
     .execute();
 }
 
+/**
+ * Sign-in challenges (second-factor and set-up tokens) issued before now stop working: they are
+ * not sessions, but a password, role or MFA change must end them too.
+ */
+async function stampCredentials(db: DbExecutor, userId: string, now: number): Promise<void> {
+  await db.updateTable('users').set({ credentials_at: now }).where('id', '=', userId).execute();
+}
+
+/** True when a challenge issued at `issuedAtMs` predates the account's last credentials change. */
+export function challengePredatesCredentials(user: { credentials_at: number | null }, issuedAtMs: number): boolean {
+  return user.credentials_at !== null && issuedAtMs <= Number(user.credentials_at);
+}
+
 /** Revokes every session of a user except one sign-in (the caller's): password, e-mail and MFA changes. */
 export async function revokeOtherSessions(db: DbExecutor, userId: string, keepFamilyId: string, now: number) {
+  await stampCredentials(db, userId, now);
   await db
     .updateTable('sessions')
     .set({ revoked_at: now, grace_pair: null })

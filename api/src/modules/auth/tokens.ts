@@ -23,9 +23,20 @@ export interface TokenClaims {
   sid?: string;
   /** Partial tokens: their id, so each is used once (mfa_partial_tokens). */
   jti?: string;
+  /**
+   * Partial and set-up tokens: when they were issued, in ms (iat is in seconds): a challenge
+   * issued before the account's credentials changed (users.credentials_at) is refused.
+   */
+  ims?: number;
   iat: number;
   exp: number;
 }
+
+/**
+ * When a sign-in challenge was issued, in ms. A token without `ims` (signed before it existed) is
+ * taken as issued at the end of its `iat` second, so a change in that same second does not refuse it.
+ */
+export const issuedAtMs = (claims: TokenClaims): number => claims.ims ?? claims.iat * 1000 + 999;
 
 export interface TokenService {
   signAccess(userId: string, sessionId: string): Promise<string>;
@@ -84,8 +95,9 @@ export function createTokenService(
   return {
     signAccess: (userId, sessionId) => sign({ typ: 'access', sid: sessionId }, userId, ttl.access),
     // jti makes each challenge distinct: verify-totp records it, so a partial token is used once.
-    signPartial: (userId) => sign({ typ: 'partial', jti: randomBytes(16).toString('base64url') }, userId, ttl.partial),
-    signSetup: (userId) => sign({ typ: 'setup' }, userId, ttl.setup ?? ttl.partial),
+    signPartial: (userId) =>
+      sign({ typ: 'partial', jti: randomBytes(16).toString('base64url'), ims: Date.now() }, userId, ttl.partial),
+    signSetup: (userId) => sign({ typ: 'setup', ims: Date.now() }, userId, ttl.setup ?? ttl.partial),
 
     async verify(token, expected) {
       const types: readonly TokenType[] = typeof expected === 'string' ? [expected] : expected;

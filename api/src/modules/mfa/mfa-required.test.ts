@@ -150,9 +150,11 @@ describe('mfa_required: the set-up step before any access', () => {
     expect(row.mfa_required).toBe(1);
     expect((await inject('POST', '/api/auth/refresh/', undefined, { refresh: done.refresh! })).statusCode).toBe(200);
 
-    // Spent: two-factor is on, so the token sets up nothing more.
-    expect((await inject('POST', '/api/users/me/mfa/setup/', token)).json().code).toBe('mfa_already_enabled');
-    expect((await inject('POST', '/api/users/me/mfa/enable/', token, { totp_code: '123456' })).statusCode).toBe(409);
+    // Spent: the challenge ended with the session it gave (and two-factor is on).
+    for (const url of ['/api/users/me/mfa/setup/', '/api/users/me/mfa/enable/']) {
+      const again = await inject('POST', url, token, url.endsWith('enable/') ? { totp_code: '123456' } : undefined);
+      expect([url, again.statusCode, again.json().code]).toEqual([url, 401, 'token_invalid']);
+    }
     // The next sign-in asks for the code, as for anyone with two-factor.
     expect(await partialLogin(t, u.email)).toEqual(expect.any(String));
   });
@@ -300,5 +302,54 @@ describe('last_login', () => {
     await new Promise((r) => setTimeout(r, 5));
     expect((await inject('POST', '/api/auth/refresh/', undefined, { refresh })).statusCode).toBe(200);
     expect((await userRow(u.id)).last_login).toBe(at);
+  });
+});
+
+describe('sign-in challenges end with the credentials (review)', () => {
+  test('a set-up token stops working once an admin changes the password or resets two-factor', async () => {
+    const admin = await t.createUser({ email: 'root@challenge.example', role: 'admin' });
+    const adminToken = (await t.login(admin.email)).access;
+    const victim = await t.createUser({ email: 'vic@challenge.example' });
+    await requireMfa(victim.id);
+    const token = await setupChallenge(victim.email);
+    const patch = await inject('PATCH', `/api/users/${victim.id}/`, adminToken, { password: 'brand new password 1' });
+    expect(patch.statusCode).toBe(200);
+    for (const url of ['/api/users/me/mfa/setup/', '/api/users/me/mfa/enable/']) {
+      const res = await inject('POST', url, token, url.endsWith('enable/') ? { totp_code: '123456' } : undefined);
+      expect([url, res.statusCode]).toEqual([url, 401]);
+    }
+    expect((await userRow(victim.id)).mfa_enabled).toBe(0);
+
+    // A new challenge (new password) works until an MFA reset, then it too is refused.
+    const fresh = await inject('POST', '/api/auth/login/', undefined, {
+      email: victim.email,
+      password: 'brand new password 1',
+    });
+    const freshToken = TwoFactorSetupChallenge.parse(fresh.json()).partial_token;
+    expect((await inject('POST', '/api/users/me/mfa/setup/', freshToken)).statusCode).toBe(200);
+    const reset = await inject('POST', `/api/users/${victim.id}/mfa/reset/`, adminToken);
+    expect(reset.statusCode).toBe(204);
+    expect((await inject('POST', '/api/users/me/mfa/setup/', freshToken)).statusCode).toBe(401);
+  });
+
+  test('a second-factor challenge started before an admin changes the password is refused', async () => {
+    const admin = await t.createUser({ email: 'root2@challenge.example', role: 'admin' });
+    const adminToken = (await t.login(admin.email)).access;
+    const mfa = await createMfaUser(t, 'mfa3@challenge.example');
+    const partial = await partialLogin(t, mfa.email);
+    const patch = await inject('PATCH', `/api/users/${mfa.id}/`, adminToken, { password: 'brand new password 2' });
+    expect(patch.statusCode).toBe(200);
+    const res = await inject('POST', '/api/auth/verify-totp/', undefined, {
+      partial_token: partial,
+      backup_code: mfa.backupCodes[0],
+    });
+    expect(res.statusCode).toBe(401);
+    // A challenge of the new password still signs in (the backup code was not spent).
+    const again = await partialLogin(t, mfa.email, 'brand new password 2');
+    const ok = await inject('POST', '/api/auth/verify-totp/', undefined, {
+      partial_token: again,
+      backup_code: mfa.backupCodes[0],
+    });
+    expect(ok.statusCode).toBe(200);
   });
 });

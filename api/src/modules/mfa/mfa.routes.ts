@@ -17,6 +17,7 @@ import { createAttemptCounter } from '../auth/attempt-counter';
 import { throwIfLimited, type ReauthLimiter } from '../auth/attempt-limiter';
 import { bearerClaims, sessionOf } from '../auth/auth.service';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
+import { issuedAtMs } from '../auth/tokens';
 import { originOf } from '../security/security-events';
 import {
   disableMfa,
@@ -71,7 +72,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
     onRequest: async (request: FastifyRequest) => {
       const claims = await bearerClaims(ctx, request.headers.authorization, ['access', 'setup']);
       if (claims.typ === 'setup') {
-        callers.set(request, { userId: claims.sub, familyId: null });
+        callers.set(request, { userId: claims.sub, familyId: null, issuedAtMs: issuedAtMs(claims) });
         return;
       }
       request.auth = await sessionOf(ctx, claims);

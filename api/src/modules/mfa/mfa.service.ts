@@ -9,10 +9,10 @@ import type { AppContext } from '../../app-context';
 import type { DbExecutor } from '../../db/database';
 import { HttpError, unauthorized } from '../../lib/http-error';
 import { createKeyedHash, createSecretBox } from '../../lib/secret-box';
-import { revokeOtherSessions, revokeUserSessions } from '../auth/auth.repository';
+import { challengePredatesCredentials, revokeOtherSessions, revokeUserSessions } from '../auth/auth.repository';
 import type { AuthContext } from '../auth/auth.service';
 import { mfaMandatory, startSession } from '../auth/auth.service';
-import type { TokenClaims } from '../auth/tokens';
+import { issuedAtMs, type TokenClaims } from '../auth/tokens';
 import { findSecuritySubject } from '../security/security.repository';
 import {
   auditSecurityEvent,
@@ -48,6 +48,8 @@ type MfaDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens' | 'mail
 export interface MfaCaller {
   userId: string;
   familyId: string | null;
+  /** A set-up token's issue time (ms): refused once the account's credentials changed after it. */
+  issuedAtMs?: number;
 }
 
 export const callerOf = (auth: AuthContext): MfaCaller => ({ userId: auth.user.user_id, familyId: auth.familyId });
@@ -86,6 +88,7 @@ const mandatory = () =>
 async function requireUser(deps: MfaDeps, caller: MfaCaller): Promise<UserRow> {
   const user = await findUserById(deps.db, caller.userId);
   if (!user || user.is_active !== 1) throw unauthorized('session_revoked', 'The session has ended.');
+  if (caller.familyId === null && challengePredatesCredentials(user, caller.issuedAtMs ?? 0)) throw challengeInvalid();
   return user;
 }
 
@@ -215,6 +218,7 @@ export async function verifySecondFactor(
 
   const user = await findUserById(deps.db, claims.sub);
   if (!user || user.is_active !== 1 || user.mfa_enabled !== 1) throw challengeInvalid();
+  if (challengePredatesCredentials(user, issuedAtMs(claims))) throw challengeInvalid();
 
   let ok = false;
   let replay = false;

@@ -382,3 +382,28 @@ function tokensOf(app: TestApp) {
 function captureLog(into: object[] = []): RequestOrigin['log'] {
   return { info: (obj) => void into.push(obj), warn: (obj) => void into.push(obj) };
 }
+
+test("a domain_admin reads the events of their domain's users, not those of its admins and domain_admins (review)", async () => {
+  await t.createUser({ email: 'deputy@a.example', role: 'domain_admin', domain: 'a.example' });
+  await t.createUser({ email: 'cto@a.example', role: 'admin', domain: 'a.example' });
+  await t.createUser({ email: 'staff@a.example', role: 'user', domain: 'a.example' });
+  for (const account of ['deputy@a.example', 'cto@a.example', 'staff@a.example']) {
+    expect((await login(account, 'not the password')).statusCode).toBe(401);
+  }
+  expect(await securityRows(domainAdminA, 'deputy@a.example')).toEqual([]);
+  expect(await securityRows(domainAdminA, 'cto@a.example')).toEqual([]);
+  expect((await securityRows(domainAdminA, 'staff@a.example')).map((r) => r.action)).toEqual(['login_failed']);
+  for (const account of ['deputy@a.example', 'cto@a.example', 'staff@a.example']) {
+    expect((await securityRows(admin, account)).map((r) => r.action)).toEqual(['login_failed']);
+  }
+});
+
+test('the access log never holds the token of an e-mailed link', async () => {
+  lines.length = 0;
+  await t.app.inject({ method: 'GET', url: '/invitation?token=SECRETINVITETOKEN123&x=1' });
+  await t.app.inject({ method: 'GET', url: '/profile/confirm-email?TOKEN=SECRETCONFIRMTOKEN456' });
+  const text = lines.join('\n');
+  expect(text).toContain('/invitation?token=[redacted]&x=1');
+  expect(text).toContain('/profile/confirm-email?TOKEN=[redacted]');
+  expect(text).not.toMatch(/SECRETINVITETOKEN123|SECRETCONFIRMTOKEN456/);
+});

@@ -86,16 +86,19 @@ export async function auditSecurityEvent(db: DbExecutor, origin: RequestOrigin, 
   const { subject } = event;
   if (!subject || event.name === 'mfa_reset') return;
   const code = event.code ?? FAILURE_CODES[event.name] ?? null;
+  // A domain_admin reads the events of their domain's users only, not those of an admin or of
+  // another domain_admin (outside their scope, like in /api/users/).
+  const readingDomain = subject.role === 'user' ? subject.domain_name : null;
   await recordAudit(db, {
     action: event.name,
     actor: event.actor ?? {
       id: subject.id,
       email: subject.email,
       role: subject.role,
-      domain: subject.role === 'admin' ? null : subject.domain_name,
+      domain: readingDomain,
       ip: origin.ip,
     },
-    target: { kind: 'user', id: subject.id, label: subject.email, domain: subject.domain_name },
+    target: { kind: 'user', id: subject.id, label: subject.email, domain: readingDomain },
     result: code ? 'failure' : 'success',
     code,
   });

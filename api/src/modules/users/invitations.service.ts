@@ -118,7 +118,9 @@ export async function acceptInvitation(deps: InvitationDeps, input: InvitationAc
       token: 'This invitation link has expired.',
     });
   }
-  if (!(await findUserById(deps.db, row.user_id))) throw invalidLink();
+  // A deactivated account gets no password from its link (it works again once reactivated).
+  const user = await findUserById(deps.db, row.user_id);
+  if (!user || user.is_active !== 1) throw invalidLink();
   // Hashed only for a live link: a guessed token costs no hashing.
   const hash = await deps.passwords.hash(input.password);
   await deps.db.transaction().execute(async (trx) => {

@@ -215,3 +215,43 @@ test('the e-mail text: French first, then English, each with the link', () => {
   expect(text.split('https://c.example/invitation?token=abc')).toHaveLength(3);
   expect(text.split('-----')[0]).not.toMatch(/ [:;?!]/); // a no-break space before French colons
 });
+
+test('a link sent to a former address stops working once the admin corrects the address (review)', async () => {
+  const res = await invite('jdoe@typo.example');
+  const id = res.json().id as string;
+  const { token } = await lastInvitation('jdoe@typo.example');
+  const patch = await t.app.inject({
+    method: 'PATCH',
+    url: `/api/users/${id}/`,
+    headers: bearer(adminToken),
+    payload: { email: 'jdoe@fixed.example' },
+  });
+  expect(patch.statusCode).toBe(200);
+  expect(patch.json().invitation_pending).toBe(true);
+  const stale = await accept(token, 'typo mailbox owner pw', '203.0.113.31');
+  expect([stale.statusCode, stale.json().code]).toEqual([400, 'invitation_invalid']);
+  expect((await login('jdoe@fixed.example', 'typo mailbox owner pw')).statusCode).toBe(401);
+  // A new link to the corrected address works.
+  const resend = await t.app.inject({
+    method: 'POST',
+    url: `/api/users/${id}/invitation/`,
+    headers: bearer(adminToken),
+  });
+  expect(resend.statusCode).toBeLessThan(300);
+  const fresh = await lastInvitation('jdoe@fixed.example');
+  expect((await accept(fresh.token, 'the right person pw', '203.0.113.31')).statusCode).toBe(204);
+});
+
+test('a deactivated account gets no password from its link; reactivated, the link works (review)', async () => {
+  const res = await invite('paused@example.com');
+  const id = res.json().id as string;
+  const { token } = await lastInvitation('paused@example.com');
+  const setActive = (is_active: boolean) =>
+    t.app.inject({ method: 'PATCH', url: `/api/users/${id}/`, headers: bearer(adminToken), payload: { is_active } });
+  expect((await setActive(false)).statusCode).toBe(200);
+  const refused = await accept(token, 'paused person pw', '203.0.113.32');
+  expect([refused.statusCode, refused.json().code]).toEqual([400, 'invitation_invalid']);
+  expect((await setActive(true)).statusCode).toBe(200);
+  expect((await accept(token, 'paused person pw', '203.0.113.32')).statusCode).toBe(204);
+  expect((await login('paused@example.com', 'paused person pw')).statusCode).toBe(200);
+});

@@ -1,11 +1,14 @@
 import { EXTERNAL_USER_MESSAGE, type AdminUser, type Role, type UserCreate, type UserUpdate } from '@qc/contracts';
+import { domainToASCII } from 'node:url';
 import { isUniqueViolation, type Db, type DbExecutor } from '../../db/database';
+import { recipientDomain } from '../../lib/addresses';
 import { forbidden, HttpError, notFound } from '../../lib/http-error';
 import { newId } from '../../lib/ids';
 import type { PasswordHasher } from '../../lib/passwords';
 import { revokeUserSessions } from '../auth/auth.repository';
 import type { AuthContext } from '../auth/auth.service';
 import { actorOf, recordAudit, type AuditActor } from '../history/audit.service';
+import { dropPendingEmailChanges } from '../profile/profile.repository';
 import { dropUnusedInvitations } from './invitations.repository';
 import {
   clearMfa,
@@ -146,12 +149,27 @@ async function writeAudit(db: DbExecutor, by: Manager, event: Omit<Parameters<ty
   if (by.actor) await recordAudit(db, { ...event, actor: by.actor });
 }
 
-const userTarget = (user: { id: string; email: string }, domainName: string | null) => ({
+/**
+ * The history's target: its domain's domain_admin reads the row only when the account is a `user`
+ * (their scope); rows about admins and domain_admins are for admins.
+ */
+const userTarget = (user: { id: string; email: string; role: Role }, domainName: string | null) => ({
   kind: 'user' as const,
   id: user.id,
   label: user.email,
-  domain: domainName,
+  domain: user.role === 'user' ? domainName : null,
 });
+
+/**
+ * A domain_admin gives accounts addresses of their own domain only: mail belongs to its address
+ * (DESIGN §4), so an address of another domain would open that domain's quarantine to them.
+ */
+function assertOwnDomainAddress(by: Manager, email: string, domainName: string | null): void {
+  if (by.role !== 'domain_admin') return;
+  if (!domainName || domainToASCII(recipientDomain(email)) !== domainName) {
+    throw invalid('email', `A domain admin can only give addresses of their own domain (@${domainName ?? '?'}).`);
+  }
+}
 
 /** Prepares and sends the link of a user created without a password (invitations.service). */
 export interface Inviter {
@@ -186,6 +204,7 @@ export async function createManagedUser(
   const domain = domainId === null ? null : await requireDomain(deps.db, domainId);
   if (input.role === 'domain_admin' && !domain) throw invalid('domain_id', 'A domain admin needs a domain.');
   const email = input.email.toLowerCase();
+  assertOwnDomainAddress(by, email, domain?.name ?? null);
   await assertIdentityFree(deps.db, null, { email, username: input.username });
   const username = input.username ?? (await defaultUsername(deps.db, email));
   if (input.password === undefined && !deps.inviter) throw invalid('password', 'A password is required.');
@@ -209,6 +228,7 @@ export async function createManagedUser(
     mfa_required: input.mfa_required ? 1 : 0,
     last_login: null,
     mfa_pending_at: null,
+    credentials_at: null,
     date_joined: now,
   };
   const target = userTarget(row, domain?.name ?? null);
@@ -327,6 +347,7 @@ export async function updateManagedUser(
   if ((changes.role ?? target.role) === 'domain_admin' && !domain) {
     throw invalid('domain_id', 'A domain admin needs a domain.');
   }
+  if (changes.email !== undefined) assertOwnDomainAddress(by, changes.email, target.domain_name);
   await assertIdentityFree(deps.db, target.id, { email: changes.email, username: changes.username });
   if (input.password !== undefined) changes.password_hash = await deps.passwords.hash(input.password);
 
@@ -334,14 +355,20 @@ export async function updateManagedUser(
     await deps.db.transaction().execute(async (trx) => {
       if (leavesAdmins(target, changes)) await assertAnotherAdmin(trx, target.id);
       await updateUserFields(trx, target.id, changes);
-      // A password set here replaces the one the invitation would have set.
-      if (input.password !== undefined) await dropUnusedInvitations(trx, target.id);
+      // A password set here replaces the one the invitation would have set; a link sent to a former
+      // address must not set the password of the account now at another (resend it from the page).
+      if (input.password !== undefined || changes.email !== undefined) await dropUnusedInvitations(trx, target.id);
+      // Likewise a confirmation link the user asked for to move from the address the admin replaced.
+      if (changes.email !== undefined) await dropPendingEmailChanges(trx, target.id);
       if (changes.is_active === 0 || fields.some((f) => ENDS_SESSIONS.has(f))) {
         await revokeUserSessions(trx, target.id, Date.now());
       }
       await writeAudit(trx, by, {
         action: 'user_update',
-        target: userTarget({ id: target.id, email: changes.email ?? target.email }, domain?.name ?? null),
+        target: userTarget(
+          { id: target.id, email: changes.email ?? target.email, role: changes.role ?? target.role },
+          domain?.name ?? null,
+        ),
         changes: fields,
       });
     });

@@ -252,3 +252,44 @@ describe('the history of these changes, and who reads it', () => {
     expect(row).toEqual({ changes: JSON.stringify(['last_name']), actor_domain: 'a.example' });
   });
 });
+
+describe('addresses: mail belongs to its address (review)', () => {
+  test('a domain_admin cannot give an account an address of another domain: 400 errors.email, nothing changes', async () => {
+    const created = await call('daA', 'POST', '/api/users/', {
+      email: 'ceo@b.example',
+      role: 'user',
+      password: 'attacker chosen pw',
+    });
+    expect(created.statusCode).toBe(400);
+    expect(created.json().errors).toHaveProperty('email');
+    expect(await t.db.selectFrom('users').select('id').where('email', '=', 'ceo@b.example').execute()).toEqual([]);
+
+    const before = await snapshot();
+    const moved = await call('daA', 'PATCH', `/api/users/${rows.userA2!.id}/`, { email: 'cfo@b.example' });
+    expect(moved.statusCode).toBe(400);
+    expect(moved.json().errors).toHaveProperty('email');
+    expect(await snapshot()).toEqual(before);
+    const row = await t.db.selectFrom('users').select('email').where('id', '=', rows.userA2!.id).executeTakeFirst();
+    expect(row?.email).toBe('abe@a.example');
+  });
+
+  test('their own domain is fine, whatever the case of the address', async () => {
+    const res = await call('daA', 'POST', '/api/users/', {
+      email: 'New.Hire@A.example',
+      role: 'user',
+      password: 'a long password',
+    });
+    expect(res.statusCode).toBe(201);
+    expect((res.json() as AdminUser).email).toBe('new.hire@a.example');
+  });
+
+  test('an admin may give any address', async () => {
+    const res = await call('admin', 'POST', '/api/users/', {
+      email: 'guest@elsewhere.example',
+      role: 'user',
+      domain_id: domainA,
+      password: 'a long password',
+    });
+    expect(res.statusCode).toBe(201);
+  });
+});

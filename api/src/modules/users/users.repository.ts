@@ -90,6 +90,7 @@ const ADMIN_COLUMNS = [
   'u.mfa_required',
   'u.last_login',
   'u.mfa_pending_at',
+  'u.credentials_at',
   'd.name as domain_name',
 ] as const;
 
