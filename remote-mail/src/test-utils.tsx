@@ -1,129 +1,37 @@
 /** Helpers for this remote's component tests (not bundled: only *.test.tsx import it). */
-import { initI18n } from '@qc/i18n';
-import { useNotices } from '@qc/ui-state';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
-import type { UserEvent } from '@testing-library/user-event';
+import { renderExposed } from '@qc/ui/testing';
 import type { ReactElement } from 'react';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-dom';
 import ExposedQuarantine from './exposed/Quarantine';
 import type { QuarantineDetail, QuarantineItem } from './features/quarantine/quarantine.types';
 
-// antd's Table (scroll) and Tabs measure with ResizeObserver, which jsdom lacks.
-if (typeof globalThis.ResizeObserver === 'undefined') {
-  globalThis.ResizeObserver = class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-}
-
-export function jsonResponse(status: number, body?: unknown): Response {
-  return new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
-
-export interface ApiCall {
-  method: string;
-  /** e.g. '/api/quarantine/' */
-  path: string;
-  /** Parsed query string. */
-  query: URLSearchParams;
-  /** Parsed JSON body, if any ('' for an empty body). */
-  body: unknown;
-  authorization: string | null;
-  url: string;
-}
-
-/** Replaces fetch with a handler answering real Response objects; records every call. */
-export function mockApi(handler: (call: ApiCall) => Response | Promise<Response>) {
-  const calls: ApiCall[] = [];
-  const spy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const req = input instanceof Request ? input : new Request(new URL(String(input), 'http://localhost/'), init);
-    const url = new URL(req.url);
-    const text = req.body ? await req.clone().text() : '';
-    const call: ApiCall = {
-      method: req.method,
-      path: url.pathname,
-      query: url.searchParams,
-      body: text ? (JSON.parse(text) as unknown) : '',
-      authorization: req.headers.get('Authorization'),
-      url: req.url,
-    };
-    calls.push(call);
-    return handler(call);
-  });
-  return { calls, spy };
-}
-
-/** Shows the router's location, so tests can read where the page navigated. */
-function LocationProbe() {
-  const location = useLocation();
-  return (
-    <output data-testid="location" hidden>
-      {location.pathname + location.search}
-    </output>
-  );
-}
+// The generic helpers (fetch faked with real Responses, router + query client, phone screen,
+// notices, antd Select) are shared with the other apps.
+export {
+  currentLocation,
+  freezeDate,
+  jsonResponse,
+  mockApi,
+  noticeOf,
+  noticeTitles,
+  onPhoneScreen,
+  pickOption,
+  renderExposed,
+  type ApiCall,
+} from '@qc/ui/testing';
 
 /**
  * The Quarantine page group as the host mounts it: route `mail/*`, a fresh QueryClient (no
  * retries), the i18n instance (French unless a test changes it).
  */
 export function renderQuarantine(path = '/mail', extra?: ReactElement) {
-  initI18n();
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const router = createMemoryRouter(
-    [
-      {
-        path: 'mail/*',
-        element: (
-          <>
-            <LocationProbe />
-            <ExposedQuarantine />
-            {extra}
-          </>
-        ),
-      },
-    ],
-    { initialEntries: [path] },
+  return renderExposed(
+    'mail',
+    <>
+      <ExposedQuarantine />
+      {extra}
+    </>,
+    path,
   );
-  const result = render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return { ...result, router, queryClient };
-}
-
-/**
- * A phone's screen for antd's breakpoints (`xs`: max-width 575 px) until the returned function is
- * called; jsdom's matchMedia (test/setup-web.ts) matches nothing, i.e. a wide screen.
- */
-export function onPhoneScreen(): () => void {
-  const wide = window.matchMedia;
-  window.matchMedia = (query: string) => ({ ...wide(query), matches: /max-width:\s*575px/.test(query) });
-  return () => {
-    window.matchMedia = wide;
-  };
-}
-
-export const currentLocation = () => screen.getByTestId('location').textContent ?? '';
-
-/** Titles of the notices raised through notify(). */
-export const noticeTitles = () => useNotices.getState().notices.map((n) => `${n.type}: ${n.title}`);
-export const noticeOf = (title: string) => useNotices.getState().notices.find((n) => n.title === title);
-
-/** Picks an option of the antd Select labelled `label`. */
-export async function pickOption(user: UserEvent, label: string, option: string) {
-  await user.click(screen.getByLabelText(label));
-  const listbox = document.querySelector<HTMLElement>('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-  const items = listbox
-    ? within(listbox).getAllByTitle(option)
-    : (await screen.findAllByTitle(option)).filter((el) => el.classList.contains('ant-select-item-option'));
-  await user.click(items.find((el) => el.classList.contains('ant-select-item-option')) ?? items[0]!);
 }
 
 export function listItem(overrides: Partial<QuarantineItem> = {}): QuarantineItem {
@@ -223,58 +131,6 @@ export function emailDetail(overrides: Partial<QuarantineDetail> = {}): Quaranti
     delivery: null,
     ...overrides,
   };
-}
-
-/** Any exposed page group mounted as the host does (`<route>/*`), with a fresh QueryClient. */
-export function renderExposed(route: string, element: ReactElement, path = `/${route}`) {
-  initI18n();
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const router = createMemoryRouter(
-    [
-      {
-        path: `${route}/*`,
-        element: (
-          <>
-            <LocationProbe />
-            {element}
-          </>
-        ),
-      },
-    ],
-    { initialEntries: [path] },
-  );
-  const result = render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return { ...result, router, queryClient };
-}
-
-/**
- * Freezes the clock (Date only) at `now`; timers stay real, so the UI's own waits still run.
- * Undo with jest.useRealTimers().
- */
-export function freezeDate(now: Date) {
-  jest.useFakeTimers({
-    now,
-    doNotFake: [
-      'hrtime',
-      'nextTick',
-      'performance',
-      'queueMicrotask',
-      'requestAnimationFrame',
-      'cancelAnimationFrame',
-      'requestIdleCallback',
-      'cancelIdleCallback',
-      'setImmediate',
-      'clearImmediate',
-      'setInterval',
-      'clearInterval',
-      'setTimeout',
-      'clearTimeout',
-    ],
-  });
 }
 
 /**

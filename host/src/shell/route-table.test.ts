@@ -6,7 +6,7 @@ import { remoteId, ROUTES, visibleNavEntries } from './route-table';
 const t = registerHostNamespace().getFixedT('fr', 'host');
 const labels = (
   role: Role,
-  remotes: Record<string, string> = { remote_mail: 'x' },
+  remotes: Record<string, string> = { remote_mail: 'x', remote_admin: 'x' },
   status: 'ready' | 'failed' | 'loading' = 'ready',
 ) => visibleNavEntries({ role, remotes, remotesStatus: status, roleSatisfies }).map((e) => t(`nav.${e.id}`));
 
@@ -41,6 +41,11 @@ describe('the one route table (DESIGN §3)', () => {
 
   it('hides the entries of a remote missing from /remotes.json (once it is known)', () => {
     expect(labels('user', {})).toEqual(['Paramètres']);
+    // remote-admin not deployed: no Users nor Domains entry, the rest stays.
+    expect(labels('admin', { remote_mail: 'x' })).not.toContain('Utilisateurs');
+    expect(labels('admin', { remote_mail: 'x' })).not.toContain('Domaines');
+    expect(labels('domain_admin', { remote_mail: 'x' })).toContain('Quarantaine');
+    expect(labels('domain_admin', { remote_mail: 'x' }, 'loading')).toContain('Utilisateurs');
     expect(labels('user', {}, 'failed')).not.toContain('Tableau de bord');
     expect(labels('user', {}, 'loading')).toContain('Tableau de bord');
   });
@@ -63,6 +68,11 @@ describe('the one route table (DESIGN §3)', () => {
     ])
       expect(role(id)).toBe('admin');
     expect(remoteId(ROUTES[0]!)).toBe('remote_mail/Dashboard');
+    const entry = (id: string) => ROUTES.find((r) => r.id === id)!;
+    expect([entry('users'), entry('domains')].map((e) => [remoteId(e), e.path, e.ready])).toEqual([
+      ['remote_admin/Users', 'users/*', true],
+      ['remote_admin/Domains', 'domains/*', true],
+    ]);
   });
 
   it('the host’s own pages: profile (+ e-mail confirmation link), settings, admin feedback', () => {

@@ -73,7 +73,7 @@ export const ROUTES: readonly RouteEntry[] = [
     href: '/users',
     role: 'domain_admin',
     remote: { container: 'remote_admin', module: 'Users' },
-    ready: false,
+    ready: true,
     nav: {},
   },
   {
@@ -82,7 +82,7 @@ export const ROUTES: readonly RouteEntry[] = [
     href: '/domains',
     role: 'admin',
     remote: { container: 'remote_admin', module: 'Domains' },
-    ready: false,
+    ready: true,
     nav: {},
   },
   {

@@ -14,6 +14,20 @@ describe('@qc/i18n', () => {
     for (const k of leafKeys(commonFr)) expect(i18next.getFixedT('fr', 'common')(k)).not.toBe('');
   });
 
+  it('a later copy of this package (a remote) adds the common keys the first one lacked, overwriting none', () => {
+    initI18n();
+    // As if the host had been built before `pager` existed, with its own wording of a key.
+    const { pager: _absent, ...older } = structuredClone(commonFr);
+    i18next.removeResourceBundle('fr', 'common');
+    i18next.addResourceBundle('fr', 'common', { ...older, actions: { ...older.actions, retry: 'Encore' } });
+    expect(i18next.getFixedT('fr', 'common')('pager.next')).toBe('Next page'); // the English fallback
+    initI18n();
+    expect(i18next.getFixedT('fr', 'common')('pager.next')).toBe('Page suivante');
+    expect(i18next.getFixedT('fr', 'common')('actions.retry')).toBe('Encore');
+    i18next.removeResourceBundle('fr', 'common');
+    i18next.addResourceBundle('fr', 'common', commonFr);
+  });
+
   it('defaults to French and never uses the browser language', () => {
     localStorage.clear();
     Object.defineProperty(navigator, 'language', { value: 'en-US', configurable: true });

@@ -54,6 +54,14 @@ export function initI18n(): I18n {
       initAsync: false,
     });
     setDocumentLanguage(lng);
+  } else {
+    // The instance is the host's (MF singleton), with the host's `common`: a remote built later may
+    // need keys the host's copy lacks. Add them, never overwriting what is there.
+    for (const [lng, resources] of [
+      ['fr', commonFr],
+      ['en', commonEn],
+    ] as const)
+      i18next.addResourceBundle(lng, COMMON_NS, resources, true, false);
   }
   return i18next;
 }

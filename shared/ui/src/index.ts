@@ -42,3 +42,6 @@ export {
   type RemoteFailureProps,
 } from './RemoteBoundary';
 export { retryableLazy, type RetryableLazy } from './retryable-lazy';
+export { useKeysetPager, KeysetPagerButtons, type KeysetPager, type PagerState } from './KeysetPager';
+export { TextFilter, useDraft, FILTER_DEBOUNCE_MS } from './TextFilter';
+export { Field } from './Field';

@@ -1,7 +1,6 @@
 import Input from 'antd/es/input';
-import { retryableLazy } from '@qc/ui';
+import { Field, retryableLazy } from '@qc/ui';
 import { Suspense } from 'react';
-import { Field } from './Field';
 import type { CustomRangePickerProps } from './CustomRangePicker';
 
 // A chunk of its own: the picker and dayjs load only when a custom range is shown.

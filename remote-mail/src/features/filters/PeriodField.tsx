@@ -1,8 +1,7 @@
 import Select from 'antd/es/select';
-import { DATE_PRESETS, toLocalDay, type DatePeriod } from '@qc/ui';
+import { DATE_PRESETS, Field, toLocalDay, type DatePeriod } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { DatesField } from './DatesField';
-import { Field } from './Field';
 import type { PeriodFilter } from './period';
 
 /**

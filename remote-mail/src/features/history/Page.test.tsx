@@ -1,5 +1,5 @@
 import { DEFAULT_PREFERENCES, usePreferences } from '@qc/ui-state';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useSession } from '@qc/auth';
 import type { CurrentUser, HistoryEntry } from '@qc/contracts';
@@ -20,6 +20,11 @@ import {
 const historyCalls = (calls: ApiCall[]) => calls.filter((c) => c.path === '/api/history/');
 const lastQuery = (calls: ApiCall[]) => Object.fromEntries(historyCalls(calls).at(-1)!.query);
 const rows = () => screen.queryAllByTestId('history-row');
+const openDropdown = () =>
+  document.querySelector<HTMLElement>('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')!;
+/** The options of the Select open now, by their text. */
+const shownOptions = () =>
+  Array.from(openDropdown().querySelectorAll('.ant-select-item-option'), (o) => o.getAttribute('title'));
 
 function entry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
   return {
@@ -32,8 +37,23 @@ function entry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
     ip_address: '192.0.2.10',
     result: 'success',
     code: null,
+    target: null,
+    changes: null,
     ...overrides,
   };
+}
+
+/** A row about a user or a domain (administration, security): no e-mail. */
+function auditEntry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
+  return entry({
+    user: { id: 'a1', email: 'root@example.com', role: 'admin' },
+    action: 'domain_update',
+    email_id: null,
+    email: null,
+    target: { kind: 'domain', id: 'd1', label: 'xn--bcher-kva.example' },
+    changes: ['name', 'description'],
+    ...overrides,
+  });
 }
 
 const SESSION_USER: CurrentUser = {
@@ -159,7 +179,7 @@ describe('history page', () => {
       expect(screen.getByLabelText('Utilisateur (e-mail)')).toHaveAttribute('placeholder', 'Adresse complète');
       expect(screen.getByText(/faits par les utilisateurs de votre domaine ou sur ses e-mails/)).toBeInTheDocument();
     } finally {
-      useSession.setState({ user: null });
+      act(() => useSession.setState({ user: null }));
     }
   }, 60_000);
 
@@ -289,5 +309,156 @@ describe('history page', () => {
     await user.click(within(alert).getByRole('button', { name: 'Réessayer' }));
     await waitFor(() => expect(screen.queryByTestId('history-refetch-error')).toBeNull());
     expect(rows()).toHaveLength(1);
+  }, 60_000);
+  it('a category filter, in the URL and the query: the action filter then offers that category’s actions only', async () => {
+    const { calls } = mockApi(() => jsonResponse(200, { results: [entry()], next_cursor: null }));
+    renderExposed('history', <ExposedHistory />, '/history?category=administration');
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(lastQuery(calls)).toEqual({ category: 'administration', page_size: '50' });
+    expect(screen.getByTestId('history-filter-category')).toHaveTextContent('Administration');
+
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByLabelText('Action'));
+    expect(shownOptions()).toEqual([
+      'Création d’utilisateur',
+      'Modification d’utilisateur',
+      'Suppression d’utilisateur',
+      'Réinitialisation de la 2FA',
+      'Création de domaine',
+      'Modification de domaine',
+      'Suppression de domaine',
+    ]);
+    await user.click(within(openDropdown()).getByTitle('Création de domaine'));
+    await waitFor(() => expect(lastQuery(calls).action).toBe('domain_create'));
+    expect(lastQuery(calls)).toEqual({ category: 'administration', action: 'domain_create', page_size: '50' });
+    expect(currentLocation()).toBe('/history?category=administration&action=domain_create');
+
+    // Another category: an action that is not one of its own is dropped.
+    await pickOption(user, 'Catégorie', 'Sécurité');
+    await waitFor(() => expect(currentLocation()).toBe('/history?category=security'));
+    expect(lastQuery(calls)).toEqual({ category: 'security', page_size: '50' });
+    await pickOption(user, 'Action', 'Échec de connexion');
+    await waitFor(() => expect(currentLocation()).toBe('/history?category=security&action=login_failed'));
+
+    // Every category again: the action chosen stays, and the list offers every action under its category.
+    const clear = screen.getByTestId('history-filter-category').querySelector('.ant-select-clear')!;
+    await user.click(clear);
+    await waitFor(() => expect(currentLocation()).toBe('/history?action=login_failed'));
+    expect(lastQuery(calls)).toEqual({ action: 'login_failed', page_size: '50' });
+    await user.click(screen.getByLabelText('Action'));
+    const dropdown = openDropdown();
+    expect(Array.from(dropdown.querySelectorAll('.ant-select-item-group'), (g) => g.textContent)).toEqual([
+      'E-mails',
+      'Administration',
+      'Sécurité',
+    ]);
+    expect(shownOptions()).toHaveLength(17);
+    await user.click(screen.getByTestId('history-filters-reset'));
+    await waitFor(() => expect(currentLocation()).toBe('/history'));
+  }, 60_000);
+
+  it('a row about a user or a domain names it, links to its page for whoever may open it, and lists the fields changed', async () => {
+    mockApi(() =>
+      jsonResponse(200, {
+        results: [
+          auditEntry(),
+          auditEntry({
+            id: 'h2',
+            action: 'user_update',
+            target: { kind: 'user', id: 'u9', label: 'bob@example.com' },
+            changes: ['role', 'is_active', 'shoe_size'],
+          }),
+          auditEntry({
+            id: 'h3',
+            action: 'domain_delete',
+            target: { kind: 'domain', id: null, label: 'gone.example' },
+            changes: null,
+          }),
+          auditEntry({
+            id: 'h4',
+            action: 'login_failed',
+            user: { id: 'u9', email: 'bob@example.com', role: 'user' },
+            target: { kind: 'user', id: 'u9', label: 'bob@example.com' },
+            changes: null,
+            result: 'failure',
+            code: 'invalid_credentials',
+          }),
+          entry({ id: 'h5' }),
+        ],
+        next_cursor: null,
+      }),
+    );
+    const as = (role: CurrentUser['role']) => useSession.setState({ user: { ...SESSION_USER, role } });
+    const targetLinks = () =>
+      rows().map((r) => within(r).queryByTestId('history-target-link')?.getAttribute('href') ?? null);
+    try {
+      as('admin');
+      const first = renderExposed('history', <ExposedHistory />);
+      await waitFor(() => expect(rows()).toHaveLength(5));
+      const [domain, changedUser, deleted, security, mail] = rows() as [
+        HTMLElement,
+        HTMLElement,
+        HTMLElement,
+        HTMLElement,
+        HTMLElement,
+      ];
+      expect(screen.getByRole('columnheader', { name: 'Objet' })).toBeInTheDocument();
+      expect(domain).toHaveTextContent('Modification de domaine');
+      expect(within(domain).getByTestId('history-target')).toHaveTextContent('Domaine : xn--bcher-kva.example');
+      expect(within(domain).getByRole('link', { name: 'xn--bcher-kva.example' })).toHaveAttribute(
+        'href',
+        '/domains/d1',
+      );
+      expect(within(domain).getByTestId('history-changes')).toHaveTextContent(
+        'Champs modifiés : Nom de domaine, Description',
+      );
+      // A field without a name of its own is shown as the api names it.
+      expect(within(changedUser).getByTestId('history-changes')).toHaveTextContent(
+        'Champs modifiés : Rôle, Compte actif, shoe_size',
+      );
+      expect(within(changedUser).getByTestId('history-target')).toHaveTextContent('Utilisateur : bob@example.com');
+      // Deleted: its name as it was, no link to a page that is gone.
+      expect(deleted).toHaveTextContent('Suppression de domaine');
+      expect(within(deleted).getByTestId('history-target')).toHaveTextContent('Domaine : gone.example');
+      expect(within(deleted).queryByRole('link')).toBeNull();
+      expect(within(deleted).queryByTestId('history-changes')).toBeNull();
+      // A security event is a failure by nature: its name says it, no mail-action reason under it.
+      expect(security).toHaveTextContent('Échec de connexion');
+      expect(within(security).getByTestId('history-result')).toHaveTextContent('Échec');
+      expect(within(security).queryByTestId('history-reason')).toBeNull();
+      // Mail rows are as they were.
+      expect(within(mail).getByRole('link', { name: 'You won a prize' })).toHaveAttribute('href', '/mail/m42');
+      expect(within(mail).queryByTestId('history-target')).toBeNull();
+      expect(targetLinks()).toEqual(['/domains/d1', '/users/u9', null, '/users/u9', null]);
+      first.unmount();
+
+      // A domain_admin opens users (their domain's), not domains; a user neither.
+      as('domain_admin');
+      const second = renderExposed('history', <ExposedHistory />);
+      await waitFor(() => expect(rows()).toHaveLength(5));
+      expect(targetLinks()).toEqual([null, '/users/u9', null, '/users/u9', null]);
+      expect(within(rows()[0]!).getByTestId('history-target')).toHaveTextContent('xn--bcher-kva.example');
+      second.unmount();
+      as('user');
+      renderExposed('history', <ExposedHistory />);
+      await waitFor(() => expect(rows()).toHaveLength(5));
+      expect(targetLinks()).toEqual([null, null, null, null, null]);
+
+      const { i18next } = await import('@qc/i18n');
+      await act(() => i18next.changeLanguage('en'));
+      try {
+        await waitFor(() => expect(rows()[0]).toHaveTextContent('Domain changed'));
+        expect(within(rows()[0]!).getByTestId('history-target')).toHaveTextContent('Domain: xn--bcher-kva.example');
+        expect(within(rows()[0]!).getByTestId('history-changes')).toHaveTextContent(
+          'Changed: Domain name, Description',
+        );
+        expect(rows()[3]).toHaveTextContent('Failed sign-in');
+        expect(screen.getByRole('columnheader', { name: 'Subject' })).toBeInTheDocument();
+      } finally {
+        await act(() => i18next.changeLanguage('fr'));
+      }
+    } finally {
+      act(() => useSession.setState({ user: null }));
+    }
   }, 60_000);
 });

@@ -6,25 +6,37 @@ import Table, { type ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
-import { useSession } from '@qc/auth';
-import type { HistoryEntry } from '@qc/contracts';
-import { formatDateTime, PageEmpty, PageError, PageHeader, ReloadFailed, usePhoneLayout } from '@qc/ui';
+import { useHasRole, useSession } from '@qc/auth';
+import type { HistoryCategory, HistoryEntry } from '@qc/contracts';
+import {
+  Field,
+  formatDateTime,
+  KeysetPagerButtons,
+  PageEmpty,
+  PageError,
+  PageHeader,
+  ReloadFailed,
+  TextFilter,
+  useKeysetPager,
+  usePhoneLayout,
+  type PagerState,
+} from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
 import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
-import { Field } from '../filters/Field';
 import { PeriodField } from '../filters/PeriodField';
-import { TextFilter } from '../filters/TextFilter';
 import { shownSubject } from '../email/bidi';
 import { useToday } from '../filters/useToday';
 import { failureReason } from '../quarantine/failure-reason';
 import { CELL_LINK } from '../quarantine/quarantine.format';
 import { LIMITS } from '../quarantine/quarantine.types';
 import {
+  actionsOf,
   DEFAULT_HISTORY_FILTERS,
-  HISTORY_ACTIONS,
+  HISTORY_CATEGORIES,
+  HISTORY_CATEGORY_ACTIONS,
+  isMailAction,
   readHistoryFilters,
   toHistoryQuery,
   writeHistoryFilters,
@@ -32,9 +44,32 @@ import {
 } from './history.filters';
 import { useHistoryList } from './history.queries';
 
-const ACTION_COLORS: Record<HistoryEntry['action'], string> = { download: 'blue', release: 'green', delete: 'red' };
+const ACTION_COLORS: Record<HistoryEntry['action'], string> = {
+  download: 'blue',
+  release: 'green',
+  delete: 'red',
+  user_create: 'cyan',
+  user_update: 'geekblue',
+  user_delete: 'volcano',
+  mfa_reset: 'orange',
+  domain_create: 'cyan',
+  domain_update: 'geekblue',
+  domain_delete: 'volcano',
+  login_failed: 'red',
+  account_locked: 'red',
+  refresh_reuse: 'magenta',
+  totp_replay: 'magenta',
+  mfa_enabled: 'green',
+  mfa_disabled: 'orange',
+  password_changed: 'purple',
+};
+// Long action names wrap inside their tag instead of overflowing the column.
+const WRAPPING_TAG = { whiteSpace: 'normal' } as const;
 
-/** Spec §3 `history`: the audit trail of downloads, releases and deletions. Filters and cursor live in the URL. */
+/**
+ * Spec §3 `history`: the audit trail of downloads, releases and deletions, and (issue 16) of the
+ * administration of users and domains and the accounts' security events. Filters and cursor live in the URL.
+ */
 export function HistoryPage() {
   const { t, i18n } = useTranslation('mail');
   const lang = i18n.resolvedLanguage ?? 'fr';
@@ -59,14 +94,67 @@ export function HistoryPage() {
   const change = (patch: Partial<HistoryFilters>) => show({ ...filters, ...patch, cursor: null });
   const nextCursor = list.data && !list.isPlaceholderData ? list.data.next_cursor : null;
   const pager = useKeysetPager(filters.cursor, nextCursor, (cursor, state) => show({ ...filters, cursor }, state));
-  const changed = filters.action !== '' || filters.user !== '' || filters.period !== '';
+  const changed = filters.category !== '' || filters.action !== '' || filters.user !== '' || filters.period !== '';
+  // The pages of remote-admin, for those whose routes they are (DESIGN §3: users domain_admin, domains admin).
+  const opensUsers = useHasRole('domain_admin');
+  const opensDomains = useHasRole('admin');
+  const actionLabel = (a: HistoryEntry['action']) => t(`history.actions.${a}`, { defaultValue: a });
+  const actionOption = (a: HistoryEntry['action']) => ({ value: a, label: actionLabel(a) });
+  // Every category's actions under its name; once a category is chosen, only its own.
+  const actionOptions = filters.category
+    ? actionsOf(filters.category).map(actionOption)
+    : HISTORY_CATEGORIES.map((c) => ({
+        label: t(`history.categories.${c}`),
+        title: t(`history.categories.${c}`),
+        options: HISTORY_CATEGORY_ACTIONS[c].map(actionOption),
+      }));
+  const changeCategory = (category: HistoryCategory | undefined) => {
+    const next = category ?? '';
+    const keeps = filters.action && actionsOf(next).includes(filters.action);
+    change({ category: next, action: keeps ? filters.action : '' });
+  };
 
   const dateCell = (v: string) => <time dateTime={v}>{formatDateTime(v, lang)}</time>;
   const actionCell = (v: HistoryEntry['action']) => (
-    <Tag color={ACTION_COLORS[v] ?? 'default'}>{t(`history.actions.${v}`, { defaultValue: v })}</Tag>
+    <Tag color={ACTION_COLORS[v] ?? 'default'} style={WRAPPING_TAG}>
+      {actionLabel(v)}
+    </Tag>
   );
-  // The mail by its subject where the caller may see it (else its id, as recorded).
-  const emailCell = (entry: HistoryEntry) => {
+  // A row about a user or a domain: its e-mail or name as recorded, a link to its page for those
+  // who may open it while it exists, and the fields an update changed.
+  const targetCell = (target: NonNullable<HistoryEntry['target']>, changes: string[] | null) => {
+    const page =
+      target.id !== null && (target.kind === 'user' ? opensUsers : opensDomains)
+        ? `/${target.kind === 'user' ? 'users' : 'domains'}/${encodeURIComponent(target.id)}`
+        : null;
+    const fields = changes?.length
+      ? changes.map((f) => t(`history.fields.${f}`, { defaultValue: f })).join(', ')
+      : null;
+    return (
+      <Flex vertical gap={2} style={{ minWidth: 0 }} data-testid="history-target">
+        <span style={CELL_LINK}>
+          <Typography.Text type="secondary">{t(`history.target_kinds.${target.kind}`)}</Typography.Text>{' '}
+          {page ? (
+            <Link to={page} title={target.label} data-testid="history-target-link">
+              {target.label}
+            </Link>
+          ) : (
+            <span title={target.label}>{target.label}</span>
+          )}
+        </span>
+        {fields ? (
+          <Typography.Text type="secondary" style={{ ...CELL_LINK, fontSize: 12 }} data-testid="history-changes">
+            <span title={fields}>{t('history.changed', { fields })}</span>
+          </Typography.Text>
+        ) : null}
+      </Flex>
+    );
+  };
+  // The mail by its subject where the caller may see it (else its id, as recorded); or the user or
+  // domain an administration or security row is about.
+  const aboutCell = (entry: HistoryEntry) => {
+    if (entry.target) return targetCell(entry.target, entry.changes);
+    if (entry.email_id === null) return t('none');
     const name = entry.email ? shownSubject(entry.email.subject, t('no_subject')) : entry.email_id;
     return (
       <Link
@@ -85,7 +173,8 @@ export function HistoryPage() {
       <Tag color={entry.result === 'success' ? 'success' : 'error'} data-testid="history-result">
         {t(`history.results.${entry.result}`, { defaultValue: entry.result })}
       </Tag>
-      {entry.result === 'failure' ? (
+      {/* The codes explained are those of mail actions; another failure is its action's name. */}
+      {entry.result === 'failure' && isMailAction(entry.action) ? (
         <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="history-reason">
           {failureReason(t, entry.code)}
         </Typography.Text>
@@ -108,7 +197,7 @@ export function HistoryPage() {
                 {actionCell(entry.action)}
                 {resultCell(entry)}
               </Flex>
-              {emailCell(entry)}
+              {aboutCell(entry)}
               <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
                 <span title={entry.user.email}>{entry.user.email}</span> · {dateCell(entry.date)}
                 {entry.ip_address ? ` · ${entry.ip_address}` : null}
@@ -141,10 +230,10 @@ export function HistoryPage() {
         },
         {
           key: 'email',
-          title: t('history.columns.email'),
+          title: t('history.columns.about'),
           dataIndex: 'email_id',
           ellipsis: { showTitle: false },
-          render: (_: string, entry) => emailCell(entry),
+          render: (_: string, entry) => aboutCell(entry),
         },
         {
           key: 'ip',
@@ -193,14 +282,28 @@ export function HistoryPage() {
         style={{ marginBottom: 16 }}
         data-testid="history-filters"
       >
-        <Field id={`${base}-action`} label={t('history.filters.action')} width={190}>
+        <Field id={`${base}-category`} label={t('history.filters.category')} width={190}>
+          <Select<HistoryCategory>
+            id={`${base}-category`}
+            value={filters.category || undefined}
+            placeholder={t('history.filters.any_category')}
+            allowClear
+            onChange={changeCategory}
+            options={HISTORY_CATEGORIES.map((c) => ({ value: c, label: t(`history.categories.${c}`) }))}
+            data-testid="history-filter-category"
+          />
+        </Field>
+        <Field id={`${base}-action`} label={t('history.filters.action')} width={230}>
           <Select<HistoryEntry['action']>
             id={`${base}-action`}
             value={filters.action || undefined}
             placeholder={t('history.filters.any_action')}
             allowClear
             onChange={(action) => change({ action: action ?? '' })}
-            options={HISTORY_ACTIONS.map((a) => ({ value: a, label: t(`history.actions.${a}`) }))}
+            options={actionOptions}
+            // Every option in the page (about twenty): found by the browser's and tests' searches alike.
+            virtual={false}
+            popupMatchSelectWidth={false}
             data-testid="history-filter-action"
           />
         </Field>

@@ -1,15 +1,55 @@
 import { toIsoWithOffset } from '@qc/ui';
-import type { HistoryAction } from '@qc/contracts';
+import type { HistoryAction, HistoryCategory } from '@qc/contracts';
 import { NO_PERIOD, periodRange, readPeriod, writePeriod, type PeriodFilter } from '../filters/period';
 
-/** Mirrors HISTORY_ACTIONS of @qc/contracts (types only here: the contract module loads zod). */
-export const HISTORY_ACTIONS = ['download', 'release', 'delete'] as const satisfies readonly HistoryAction[];
+/**
+ * Mirrors HISTORY_CATEGORIES of @qc/contracts (types only here: the contract module loads zod).
+ * The compiler checks that every action is listed; history.filters.test.ts that each sits in the
+ * contract's category.
+ */
+export const HISTORY_CATEGORY_ACTIONS = {
+  mail: ['download', 'release', 'delete'],
+  administration: [
+    'user_create',
+    'user_update',
+    'user_delete',
+    'mfa_reset',
+    'domain_create',
+    'domain_update',
+    'domain_delete',
+  ],
+  security: [
+    'login_failed',
+    'account_locked',
+    'refresh_reuse',
+    'totp_replay',
+    'mfa_enabled',
+    'mfa_disabled',
+    'password_changed',
+  ],
+} as const satisfies Record<HistoryCategory, readonly HistoryAction[]>;
+export const HISTORY_CATEGORIES = Object.keys(HISTORY_CATEGORY_ACTIONS) as HistoryCategory[];
+export const HISTORY_ACTIONS: readonly HistoryAction[] = Object.values(HISTORY_CATEGORY_ACTIONS).flat();
 type Covers<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : never;
-const _covered: Covers<HistoryAction, (typeof HISTORY_ACTIONS)[number]> = true;
+const _covered: Covers<HistoryAction, (typeof HISTORY_CATEGORY_ACTIONS)[HistoryCategory][number]> = true;
+const _categories: Covers<HistoryCategory, keyof typeof HISTORY_CATEGORY_ACTIONS> = true;
+
+export type MailAction = (typeof HISTORY_CATEGORY_ACTIONS.mail)[number];
+/** Download, release or delete of a quarantined e-mail (rows with an `email_id`). */
+export function isMailAction(action: HistoryAction): action is MailAction {
+  return (HISTORY_CATEGORY_ACTIONS.mail as readonly string[]).includes(action);
+}
+
+/** The actions the action filter offers: those of the category chosen, or all. */
+export function actionsOf(category: HistoryCategory | ''): readonly HistoryAction[] {
+  return category ? HISTORY_CATEGORY_ACTIONS[category] : HISTORY_ACTIONS;
+}
 
 /** The history's filters, in the URL query string like the quarantine list's (a preset or custom period). */
 export interface HistoryFilters extends PeriodFilter {
-  /** '' = any action. */
+  /** '' = every category. */
+  category: HistoryCategory | '';
+  /** '' = any action (of the category). */
   action: HistoryAction | '';
   /** E-mail of the user who acted; '' = anyone. */
   user: string;
@@ -18,6 +58,7 @@ export interface HistoryFilters extends PeriodFilter {
 }
 
 export const DEFAULT_HISTORY_FILTERS: Readonly<HistoryFilters> = Object.freeze({
+  category: '',
   action: '',
   user: '',
   ...NO_PERIOD,
@@ -26,6 +67,7 @@ export const DEFAULT_HISTORY_FILTERS: Readonly<HistoryFilters> = Object.freeze({
 
 /** Query string of GET /api/history/ as sent. */
 export interface HistoryQueryParams {
+  category?: string;
   action?: string;
   user?: string;
   date_from?: string;
@@ -34,16 +76,19 @@ export interface HistoryQueryParams {
   page_size: string;
 }
 
-function isAction(v: string): v is HistoryAction {
-  return (HISTORY_ACTIONS as readonly string[]).includes(v);
+function isCategory(v: string): v is HistoryCategory {
+  return (HISTORY_CATEGORIES as string[]).includes(v);
 }
 
-/** Anything invalid in the URL falls back to its default. */
+/** Anything invalid in the URL falls back to its default (an action outside the category too). */
 export function readHistoryFilters(params: URLSearchParams): HistoryFilters {
   const get = (name: string) => params.get(name)?.trim() ?? '';
-  const action = get('action');
+  const category = get('category');
+  const known = isCategory(category) ? category : '';
+  const action = actionsOf(known).find((a) => a === get('action'));
   return {
-    action: isAction(action) ? action : '',
+    category: known,
+    action: action ?? '',
     user: get('user').slice(0, 320),
     ...readPeriod(get('period'), get('from'), get('to')),
     cursor: get('cursor') || null,
@@ -52,6 +97,7 @@ export function readHistoryFilters(params: URLSearchParams): HistoryFilters {
 
 export function writeHistoryFilters(f: HistoryFilters): URLSearchParams {
   const params = new URLSearchParams();
+  if (f.category) params.set('category', f.category);
   if (f.action) params.set('action', f.action);
   if (f.user) params.set('user', f.user);
   writePeriod(params, f);
@@ -62,6 +108,7 @@ export function writeHistoryFilters(f: HistoryFilters): URLSearchParams {
 /** GET /api/history/ parameters: date bounds in local time, ISO 8601 with the offset. */
 export function toHistoryQuery(f: HistoryFilters, pageSize: number, now = new Date()): HistoryQueryParams {
   const query: HistoryQueryParams = { page_size: String(pageSize) };
+  if (f.category) query.category = f.category;
   if (f.action) query.action = f.action;
   if (f.user) query.user = f.user;
   const range = periodRange(f, now);

@@ -4,7 +4,17 @@ import Flex from 'antd/es/flex';
 import Select from 'antd/es/select';
 import Table from 'antd/es/table';
 import { errorMessageKey } from '@qc/api-client';
-import { PageEmpty, PageError, PageHeader, ReloadFailed, usePhoneLayout, useThemeToken } from '@qc/ui';
+import {
+  KeysetPagerButtons,
+  PageEmpty,
+  PageError,
+  PageHeader,
+  ReloadFailed,
+  useKeysetPager,
+  usePhoneLayout,
+  useThemeToken,
+  type PagerState,
+} from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
 import {
   useCallback,
@@ -19,7 +29,6 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { KeysetPagerButtons, useKeysetPager, type PagerState } from '../paging/useKeysetPager';
 import { BulkActions, BulkOutcomeAlert, type BulkOutcome } from './BulkActions';
 import { revealBidi, shownSubject } from '../email/bidi';
 import { useToday } from '../filters/useToday';

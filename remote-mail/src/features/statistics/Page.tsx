@@ -9,6 +9,7 @@ import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
 import type { RiskCounts } from '@qc/contracts';
 import {
+  Field,
   formatUtcDay,
   PageEmpty,
   PageError,
@@ -22,7 +23,6 @@ import { Suspense, useId, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { DatesField } from '../filters/DatesField';
-import { Field } from '../filters/Field';
 import { formatCount } from '../quarantine/quarantine.format';
 import { RISK_COLORS } from './risk-colors';
 import { useStatistics } from './statistics.queries';

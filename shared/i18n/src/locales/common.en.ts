@@ -42,5 +42,13 @@ const en: typeof common = {
     unknown: 'An unexpected error occurred. Try again; if the problem persists, contact your administrator.',
   },
   roles: { admin: 'Administrator', domain_admin: 'Domain admin', user: 'User' },
+  pager: {
+    label: 'Pagination',
+    first: 'First page',
+    previous: 'Previous page',
+    next: 'Next page',
+    page: 'Page {{page}}',
+  },
+  filters: { clear: 'Clear “{{field}}”' },
 };
 export default en;

@@ -43,5 +43,14 @@ const common = {
       'Une erreur inattendue s’est produite. Réessayez\u202f; si le problème persiste, contactez votre administrateur.',
   },
   roles: { admin: 'Administrateur', domain_admin: 'Administrateur de domaine', user: 'Utilisateur' },
+  // Keyset pager and text filters of @qc/ui (every list page of every app).
+  pager: {
+    label: 'Pagination',
+    first: 'Première page',
+    previous: 'Page précédente',
+    next: 'Page suivante',
+    page: 'Page {{page}}',
+  },
+  filters: { clear: 'Effacer «\u00a0{{field}}\u00a0»' },
 };
 export default common;

@@ -2,7 +2,6 @@ import { initI18n } from '@qc/i18n';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { registerMailNamespace } from '../../i18n';
 import { TextFilter } from './TextFilter';
 
 function Filters() {
@@ -17,7 +16,6 @@ function Filters() {
 
 beforeAll(() => {
   initI18n();
-  registerMailNamespace();
 });
 
 describe('text filter', () => {

@@ -49,7 +49,7 @@ export function TextFilter({
   testId: string;
   prefix?: ReactNode;
 }) {
-  const { t } = useTranslation('mail');
+  const { t } = useTranslation('common');
   const [draft, setDraft, flush] = useDraft(value, onCommit);
   return (
     <Field id={id} label={label} width={width}>
@@ -71,7 +71,7 @@ export function TextFilter({
               type="button"
               tabIndex={-1}
               className="ant-input-clear-icon"
-              aria-label={t('quarantine.filters.clear', { field: label })}
+              aria-label={t('filters.clear', { field: label })}
               onMouseDown={(e) => e.preventDefault()} // keeps the focus in the field
               onClick={() => setDraft('')}
             >

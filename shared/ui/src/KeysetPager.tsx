@@ -43,19 +43,19 @@ export type KeysetPager = ReturnType<typeof useKeysetPager>;
 
 /** Page number, First, Previous and Next buttons of a keyset pager; test ids `<testPrefix>-first|prev|next|page-number`. */
 export function KeysetPagerButtons({ pager, testPrefix }: { pager: KeysetPager; testPrefix: string }) {
-  const { t } = useTranslation('mail');
+  const { t } = useTranslation('common');
   return (
     // Wraps on a narrow screen (a phone) instead of pushing the page wider than the window.
     <Flex align="center" justify="flex-end" gap={8} wrap>
       {pager.page !== null ? (
         <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }} data-testid={`${testPrefix}-page-number`}>
-          {t('quarantine.pager.page', { page: pager.page })}
+          {t('pager.page', { page: pager.page })}
         </Typography.Text>
       ) : null}
       <Button
         icon={<VerticalRightOutlined aria-hidden />}
-        aria-label={t('quarantine.pager.first')}
-        title={t('quarantine.pager.first')}
+        aria-label={t('pager.first')}
+        title={t('pager.first')}
         disabled={!pager.hasPrevious}
         onClick={pager.goFirst}
         data-testid={`${testPrefix}-first`}
@@ -66,10 +66,10 @@ export function KeysetPagerButtons({ pager, testPrefix }: { pager: KeysetPager; 
         onClick={pager.goPrevious}
         data-testid={`${testPrefix}-prev`}
       >
-        {t('quarantine.pager.previous')}
+        {t('pager.previous')}
       </Button>
       <Button disabled={!pager.hasNext} onClick={pager.goNext} data-testid={`${testPrefix}-next`}>
-        {t('quarantine.pager.next')}
+        {t('pager.next')}
         <RightOutlined aria-hidden />
       </Button>
     </Flex>
