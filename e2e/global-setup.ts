@@ -16,7 +16,12 @@ import { startStaticServer, type StaticServer } from './lib/static-server';
 const ACCESS_TTL = 5; // seconds (the api's minimum): the silent-refresh spec waits past it
 
 function requireBuilt(): void {
-  const needed = ['host/dist/index.html', 'remote-mail/dist/mf-manifest.json', 'remote-mail/dist/remoteEntry.js'];
+  const needed = [
+    'host/dist/index.html',
+    'remote-mail/dist/mf-manifest.json',
+    'remote-mail/dist/remoteEntry.js',
+    'remote-admin/dist/mf-manifest.json',
+  ];
   const missing = needed.filter((f) => !existsSync(path.join(ROOT, f)));
   if (missing.length) {
     throw new Error(
@@ -72,7 +77,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const dataDir = path.join(tmp, 'data');
     mkdirSync(dataDir);
     const remotesFile = path.join(tmp, 'remotes.json');
-    const defaultRemotes = { remote_mail: '/remotes/remote-mail/mf-manifest.json' };
+    const defaultRemotes = {
+      remote_mail: '/remotes/remote-mail/mf-manifest.json',
+      remote_admin: '/remotes/remote-admin/mf-manifest.json',
+    };
     writeFileSync(remotesFile, JSON.stringify(defaultRemotes));
 
     const port = await freePort();

@@ -210,6 +210,9 @@ export async function startMailHarness(api: ApiControl, apiPort: () => number): 
         apiUrl,
         ingestToken,
         nextHop: `${HOST}:${sink.port}`,
+        // Haraka takes its accepted domains from the console: the admin spec deletes one and waits
+        // for the refusal, so the list is polled every second (10 s by default).
+        domainsRefresh: 1,
         onLog: (name, line) => log.write(`[${name}] ${line}\n`),
       });
       return {

@@ -17,6 +17,8 @@ declare module '@qc/mailstack' {
     nextHop: string;
     smtpPort?: number;
     domains?: string[];
+    /** Seconds between the qconsole plugin's polls of the console's accepted domains (default 10). */
+    domainsRefresh?: number;
     onLog?: (name: string, line: string) => void;
     readyTimeoutMs?: number;
   }): Promise<MailStack>;

@@ -19,6 +19,10 @@ const PAGES: [string, string | null][] = [
   ['/statistics', 'Statistiques'],
   ['/settings', null],
   ['/profile', null],
+  ['/users', 'Utilisateurs'],
+  ['/users/new', 'Nouvel utilisateur'],
+  ['/domains', 'Domaines'],
+  ['/domains/new', 'Nouveau domaine'],
 ];
 
 for (const theme of ['light', 'dark'] as const) {

@@ -270,7 +270,7 @@ async function historyRows(page: Page) {
   const table = page.getByTestId('history-table');
   const headers = (await table.locator('thead th').allTextContents()).map((h) => h.trim());
   const at = (name: string) => headers.indexOf(name);
-  const columns = { user: at('Utilisateur'), action: at('Action'), email: at('E-mail') };
+  const columns = { user: at('Utilisateur'), action: at('Action'), email: at('Objet') };
   return table.getByTestId('history-row').evaluateAll(
     (trs, c) =>
       trs.map((tr) => {
