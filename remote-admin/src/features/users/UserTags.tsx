@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { mfaState, type AdminUser, type Role } from './users.types';
 
 /** antd preset colour names (themed by antd in light and dark), never hard-coded colours. */
-const ROLE_COLORS: Record<Role, string> = { admin: 'volcano', domain_admin: 'geekblue', user: 'default' };
+const ROLE_COLORS: Record<Role, string> = { admin: 'volcano', domain_admin: 'blue', user: 'default' };
 const MFA_COLORS = { enabled: 'success', required: 'warning', disabled: 'default' } as const;
 
 export function RoleTag({ role }: { role: Role }) {
