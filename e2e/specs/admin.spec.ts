@@ -38,7 +38,12 @@ async function smtpAnswerFor(to: string): Promise<number> {
   const t = tag();
   const answer = await sendToHaraka(
     { from: `sender-${t}@example.net`, to: [to] },
-    plainMessage({ from: `sender-${t}@example.net`, to, subject: `domain check ${t}`, messageId: `dc-${t}@example.net` }),
+    plainMessage({
+      from: `sender-${t}@example.net`,
+      to,
+      subject: `domain check ${t}`,
+      messageId: `dc-${t}@example.net`,
+    }),
   );
   return answer.code;
 }
@@ -147,7 +152,7 @@ test('a user visiting /users lands on /dashboard, and never downloads remote-adm
   expect(adminFiles, 'remote-admin files requested by a user').toEqual([]);
 });
 
-test("remote-admin down: its pages show the translated fallback and the rest of the console works", async ({
+test('remote-admin down: its pages show the translated fallback and the rest of the console works', async ({
   page,
   stack,
 }) => {
