@@ -324,12 +324,14 @@ test('History: the actions with their results and links, filtered by action, sco
     line(owner, 'release', m(4), 'failure'),
     line(owner, 'release', m(6), 'failure'),
   ];
+  // Their account's creation (by the CLI) is theirs to read too (issue 16: changes to one's account).
+  const accountLine = ['cli', 'Création d’utilisateur', `Utilisateur : ${owner.email}`, 'Succès'].join(' | ');
   const history = page.getByTestId('history-page');
   await shownHistory(page, () => signInQuick(page, owner, '/history'));
   await expect(history.getByRole('heading', { name: 'Historique' })).toBeVisible();
   // Who acted is a column for every role: a user also reads what others did with their mail.
   await expect(history.getByRole('columnheader', { name: 'Utilisateur' })).toBeVisible();
-  expect((await historyRows(page)).sort()).toEqual([...ownerLines].sort());
+  expect((await historyRows(page)).sort()).toEqual([...ownerLines, accountLine].sort());
   // The failures say why, in words, under the result.
   const failures = page.getByTestId('history-row').filter({ hasText: 'Échec' });
   await expect(failures.filter({ hasText: m(4).subject }).getByTestId('history-reason')).toHaveText(
@@ -351,7 +353,7 @@ test('History: the actions with their results and links, filtered by action, sco
   expect(shown).toEqual([]);
   shown = await shownHistory(page, () => page.getByTestId('history-filters-reset').click());
   await expect(page).toHaveURL(/\/history$/);
-  expect(shown).toHaveLength(ownerLines.length);
+  expect(shown).toHaveLength(ownerLines.length + 1);
 
   // The e-mail link opens that e-mail.
   await page
@@ -364,19 +366,20 @@ test('History: the actions with their results and links, filtered by action, sco
   await expect(page.locator('#email-title')).toHaveText(m(3).subject);
   await expect(page.getByTestId('email-field-status')).toHaveText('Libéré');
 
-  // Another user of the same domain: their own row only, none of the owner's.
-  shown = await shownHistory(page, () => signInQuick(page, other, '/history'));
+  // Another user of the same domain: their own row only, none of the owner's (the mail category:
+  // their account's creation is theirs too).
+  shown = await shownHistory(page, () => signInQuick(page, other, '/history?category=mail'));
   expect(shown).toHaveLength(1);
   expect(shown[0]).toMatchObject({ action: 'delete', result: 'success', user: { email: other.email } });
   for (const x of mails) await expect(history.getByText(x.id)).toHaveCount(0);
   await expect(history.getByText(owner.email)).toHaveCount(0);
 
   // The domain admin: everyone of the domain; the user filter narrows it to the owner.
-  shown = await shownHistory(page, () => signInQuick(page, domainAdmin, '/history'));
+  shown = await shownHistory(page, () => signInQuick(page, domainAdmin, '/history?category=mail'));
   expect(shown).toHaveLength(ownerLines.length + 1);
   expect(new Set(shown.map((e) => e.user.email))).toEqual(new Set([owner.email, other.email]));
   shown = await shownHistory(page, () => page.getByTestId('history-filter-user').fill(owner.email));
-  await expect(page).toHaveURL(new RegExp(`/history\\?user=${encodeURIComponent(owner.email)}$`));
+  await expect(page).toHaveURL(new RegExp(`/history\\?category=mail&user=${encodeURIComponent(owner.email)}$`));
   expect((await historyRows(page)).sort()).toEqual([...ownerLines].sort());
 
   // A domain admin of another domain (the seeded example.org one) sees none of it.
