@@ -5,19 +5,8 @@ import ExposedQuarantine from './exposed/Quarantine';
 import type { QuarantineDetail, QuarantineItem } from './features/quarantine/quarantine.types';
 
 // The generic helpers (fetch faked with real Responses, router + query client, phone screen,
-// notices, antd Select) are shared with the other apps.
-export {
-  currentLocation,
-  freezeDate,
-  jsonResponse,
-  mockApi,
-  noticeOf,
-  noticeTitles,
-  onPhoneScreen,
-  pickOption,
-  renderExposed,
-  type ApiCall,
-} from '@qc/ui/testing';
+// notices, antd Select, clock) are every app's: this file holds only this remote's own.
+export * from '@qc/ui/testing';
 
 /**
  * The Quarantine page group as the host mounts it: route `mail/*`, a fresh QueryClient (no

@@ -43,11 +43,6 @@ const en: typeof admin = {
       mfa_disabled: 'Disabled',
       mfa_required: 'Required, not set up yet',
       ordering: 'Sort by',
-      reset: 'Reset filters',
-      more: 'More filters',
-      more_active_one: 'More filters ({{count}} active)',
-      more_active_other: 'More filters ({{count}} active)',
-      fewer: 'Fewer filters',
     },
     ordering: {
       email_asc: 'E-mail (A → Z)',

@@ -41,11 +41,6 @@ const admin = {
       mfa_disabled: 'Désactivée',
       mfa_required: 'Exigée, pas encore configurée',
       ordering: 'Trier par',
-      reset: 'Réinitialiser les filtres',
-      more: 'Plus de filtres',
-      more_active_one: 'Plus de filtres ({{count}} actif)',
-      more_active_other: 'Plus de filtres ({{count}} actifs)',
-      fewer: 'Moins de filtres',
     },
     ordering: {
       email_asc: 'E-mail (A → Z)',

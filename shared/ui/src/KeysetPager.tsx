@@ -3,7 +3,7 @@ import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Typography from 'antd/es/typography';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 
 /** History state of a list entry: the cursors of the pages before it (keyset: no page numbers). */
 export interface PagerState {
@@ -40,6 +40,26 @@ export function useKeysetPager(
 }
 
 export type KeysetPager = ReturnType<typeof useKeysetPager>;
+
+/**
+ * A keyset list whose filters and cursor live in the URL: `show` navigates to other filters (with
+ * no pages before, unless a state says otherwise) and `pager` pages through the list. The next
+ * cursor is the page's own: none while the previous page stands in for the one being loaded.
+ */
+export function useKeysetNavigation<F extends { cursor: string | null }>(
+  filters: F,
+  write: (filters: F) => URLSearchParams,
+  list: { data?: { next_cursor: string | null } | undefined; isPlaceholderData: boolean },
+) {
+  const navigate = useNavigate();
+  const show = (next: F, state: PagerState = { cursors: [] }) => {
+    const search = write(next).toString();
+    navigate({ search: search ? `?${search}` : '' }, { state });
+  };
+  const nextCursor = list.data && !list.isPlaceholderData ? list.data.next_cursor : null;
+  const pager = useKeysetPager(filters.cursor, nextCursor, (cursor, state) => show({ ...filters, cursor }, state));
+  return { show, pager };
+}
 
 /** Page number, First, Previous and Next buttons of a keyset pager; test ids `<testPrefix>-first|prev|next|page-number`. */
 export function KeysetPagerButtons({ pager, testPrefix }: { pager: KeysetPager; testPrefix: string }) {

@@ -42,6 +42,14 @@ export {
   type RemoteFailureProps,
 } from './RemoteBoundary';
 export { retryableLazy, type RetryableLazy } from './retryable-lazy';
-export { useKeysetPager, KeysetPagerButtons, type KeysetPager, type PagerState } from './KeysetPager';
+export {
+  useKeysetPager,
+  useKeysetNavigation,
+  KeysetPagerButtons,
+  type KeysetPager,
+  type PagerState,
+} from './KeysetPager';
+export { KeysetList, ListStates, ReloadButton, type KeysetListProps, type ListQuery } from './KeysetList';
+export { FilterBar, type FilterBarProps } from './FilterBar';
 export { TextFilter, useDraft, FILTER_DEBOUNCE_MS } from './TextFilter';
 export { Field } from './Field';

@@ -1,11 +1,18 @@
-import { EXTERNAL_USER_MESSAGE, type AdminUser, type Role, type UserCreate, type UserUpdate } from '@qc/contracts';
+import {
+  EXTERNAL_USER_MESSAGE,
+  type AdminUser,
+  type CurrentUser,
+  type Role,
+  type UserCreate,
+  type UserUpdate,
+} from '@qc/contracts';
 import { domainToASCII } from 'node:url';
 import { isUniqueViolation, type Db, type DbExecutor } from '../../db/database';
 import { recipientDomain } from '../../lib/addresses';
 import { forbidden, HttpError, notFound } from '../../lib/http-error';
 import { newId } from '../../lib/ids';
 import type { PasswordHasher } from '../../lib/passwords';
-import { revokeUserSessions } from '../auth/auth.repository';
+import { revokeUserSessions, type SessionContextRow } from '../auth/auth.repository';
 import type { AuthContext } from '../auth/auth.service';
 import { actorOf, recordAudit, type AuditActor } from '../history/audit.service';
 import { dropPendingEmailChanges } from '../profile/profile.repository';
@@ -77,9 +84,13 @@ export async function requireInScope(db: DbExecutor, by: Manager, id: string): P
   return user;
 }
 
-export function toAdminUser(row: AdminUserRow, pendingEmail: string | null, policyRoles: readonly Role[]): AdminUser {
+/** A user's columns both the session's user (GET /api/users/me/) and an administered user are made of. */
+type AccountColumns = Omit<SessionContextRow, 'session_id' | 'family_id' | 'revoked_at' | 'user_id' | 'is_active'>;
+
+/** The account as CurrentUser says it; AdminUser adds the administration's fields to it. */
+export function toAccount(id: string, row: AccountColumns, pendingEmail: string | null): CurrentUser {
   return {
-    id: row.id,
+    id,
     username: row.username,
     email: row.email,
     first_name: row.first_name,
@@ -90,6 +101,12 @@ export function toAdminUser(row: AdminUserRow, pendingEmail: string | null, poli
     mfa_enabled: row.mfa_enabled === 1,
     date_joined: new Date(row.date_joined).toISOString(),
     pending_email: pendingEmail,
+  };
+}
+
+export function toAdminUser(row: AdminUserRow, pendingEmail: string | null, policyRoles: readonly Role[]): AdminUser {
+  return {
+    ...toAccount(row.id, row, pendingEmail),
     is_active: row.is_active === 1,
     last_login: row.last_login === null ? null : new Date(row.last_login).toISOString(),
     mfa_required: row.mfa_required === 1 || policyRoles.includes(row.role),

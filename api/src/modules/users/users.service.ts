@@ -9,6 +9,7 @@ import {
   createManagedUser,
   resetManagedUserMfa,
   systemManager,
+  toAccount,
   UNAUDITED_SYSTEM,
   updateManagedUser,
   type Manager,
@@ -162,17 +163,5 @@ export async function checkPassword(
 }
 
 export function toCurrentUser(row: SessionContextRow, pendingEmail: string | null): CurrentUser {
-  return {
-    id: row.user_id,
-    username: row.username,
-    email: row.email,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    role: row.role,
-    domain: row.domain_id && row.domain_name ? { id: row.domain_id, name: row.domain_name } : null,
-    is_external: row.is_external === 1,
-    mfa_enabled: row.mfa_enabled === 1,
-    date_joined: new Date(row.date_joined).toISOString(),
-    pending_email: pendingEmail,
-  };
+  return toAccount(row.user_id, row, pendingEmail);
 }

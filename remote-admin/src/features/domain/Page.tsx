@@ -8,35 +8,29 @@ import Form from 'antd/es/form';
 import Modal from 'antd/es/modal';
 import Table from 'antd/es/table';
 import Tag from 'antd/es/tag';
-import { errorMessageKey, readApiError } from '@qc/api-client';
-import { formatDateTime, PageError, PageHeader, PageLoading, TableEmptyText, useDocumentTitle } from '@qc/ui';
+import { formatDateTime, PageHeader, TableEmptyText, useDocumentTitle } from '@qc/ui';
 import { notify } from '@qc/ui-state';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { DetailStates, NotFound } from '../detail/DetailStates';
 import { DomainName } from '../domains/Page';
 import { DOMAIN_FORM_FIELDS, DomainFields, type DomainValues } from '../domains/DomainFields';
 import { useDeleteDomain, useDomain, useUpdateDomain } from '../domains/domains.queries';
 import type { DomainDetail, DomainUserSummary } from '../domains/domains.types';
-import { adminErrorText, formErrorsOf } from '../users/user-form';
+import { FormError, useFormRefusal } from '../forms/FormError';
+import { adminErrorText } from '../users/user-form';
 import { RoleTag } from '../users/UserTags';
 
 export function DomainNotFound() {
   const { t } = useTranslation('admin');
-  const navigate = useNavigate();
-  useDocumentTitle(t('domain.not_found'));
   return (
-    <div data-testid="domain-not-found">
-      <PageError
-        title={t('domain.not_found')}
-        description={t('domain.not_found_description')}
-        extra={
-          <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={() => navigate('..')}>
-            {t('domain.back')}
-          </Button>
-        }
-      />
-    </div>
+    <NotFound
+      title={t('domain.not_found')}
+      description={t('domain.not_found_description')}
+      backLabel={t('domain.back')}
+      testId="domain-not-found"
+    />
   );
 }
 
@@ -45,18 +39,11 @@ export default function DomainPage() {
   const { t } = useTranslation('admin');
   const { id = '' } = useParams();
   const domain = useDomain(id);
-  if (domain.isPending) return <PageLoading />;
-  if (domain.isError) {
-    if (readApiError(domain.error).status === 404) return <DomainNotFound />;
-    return (
-      <PageError
-        title={t('domain.error_title')}
-        description={t(errorMessageKey(domain.error), { ns: 'common' })}
-        onRetry={() => void domain.refetch()}
-      />
-    );
-  }
-  return <DomainDetailView domain={domain.data} />;
+  return (
+    <DetailStates query={domain} notFound={<DomainNotFound />} errorTitle={t('domain.error_title')}>
+      {(domain) => <DomainDetailView domain={domain} />}
+    </DetailStates>
+  );
 }
 
 function DomainDetailView({ domain }: { domain: DomainDetail }) {
@@ -106,7 +93,7 @@ function DomainEditForm({ domain }: { domain: DomainDetail }) {
   const { t } = useTranslation('admin');
   const [form] = Form.useForm<DomainValues>();
   const update = useUpdateDomain(domain.id);
-  const [formError, setFormError] = useState<string | null>(null);
+  const refusal = useFormRefusal(form, DOMAIN_FORM_FIELDS);
   const initial = { name: domain.display_name, description: domain.description };
   const values = Form.useWatch([], form) as Partial<DomainValues> | undefined;
   const changesOf = (v: Partial<DomainValues>) => ({
@@ -118,7 +105,7 @@ function DomainEditForm({ domain }: { domain: DomainDetail }) {
   const dirty = values ? Object.keys(changesOf(values)).length > 0 : false;
 
   const save = async (v: DomainValues) => {
-    setFormError(null);
+    refusal.clear();
     const changes = changesOf(v);
     if (!Object.keys(changes).length) return;
     try {
@@ -126,25 +113,14 @@ function DomainEditForm({ domain }: { domain: DomainDetail }) {
       form.setFieldsValue({ name: saved.display_name, description: saved.description });
       notify({ type: 'success', title: t('domain.saved') });
     } catch (error) {
-      const outcome = formErrorsOf(error, t, DOMAIN_FORM_FIELDS);
-      form.setFields(outcome.fields);
-      setFormError(outcome.message);
-      notify({ type: 'error', title: t('domain.save_error'), description: outcome.message ?? undefined });
+      const message = refusal.refuse(error);
+      notify({ type: 'error', title: t('domain.save_error'), description: message ?? undefined });
     }
   };
 
   return (
     <Card title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('domain.details')}</h2>} style={{ marginBottom: 24 }}>
-      {formError ? (
-        <Alert
-          type="error"
-          showIcon
-          style={{ marginBottom: 16 }}
-          title={formError}
-          role="alert"
-          data-testid="form-error"
-        />
-      ) : null}
+      <FormError message={refusal.message} />
       <Form<DomainValues>
         form={form}
         name={`domain-${domain.id}`}

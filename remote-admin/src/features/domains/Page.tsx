@@ -1,21 +1,18 @@
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
-import Table, { type ColumnsType } from 'antd/es/table';
+import type { ColumnsType } from 'antd/es/table';
 import Typography from 'antd/es/typography';
-import { errorMessageKey } from '@qc/api-client';
 import { LIMITS } from '@qc/contracts';
 import {
+  FilterBar,
   formatDateTime,
-  KeysetPagerButtons,
-  PageEmpty,
-  PageError,
+  KeysetList,
   PageHeader,
-  ReloadFailed,
+  ReloadButton,
   TextFilter,
-  useKeysetPager,
+  useKeysetNavigation,
   usePhoneLayout,
-  type PagerState,
 } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
 import { useId, useMemo } from 'react';
@@ -34,11 +31,11 @@ function readDomainFilters(params: URLSearchParams): DomainFilters {
   return { q: (params.get('q') ?? '').trim().slice(0, 253), cursor: params.get('cursor') || null };
 }
 
-function writeDomainFilters(f: DomainFilters): string {
+function writeDomainFilters(f: DomainFilters): URLSearchParams {
   const params = new URLSearchParams();
   if (f.q) params.set('q', f.q);
   if (f.cursor) params.set('cursor', f.cursor);
-  return params.toString();
+  return params;
 }
 
 /** The name as people write it (an IDN's U-label), with the stored A-label beside it when it differs. */
@@ -78,12 +75,7 @@ export function DomainsPage() {
   const list = useDomainList(query);
   const base = useId();
 
-  const show = (next: DomainFilters, state: PagerState = { cursors: [] }) => {
-    const search = writeDomainFilters(next);
-    navigate({ search: search ? `?${search}` : '' }, { state });
-  };
-  const nextCursor = list.data && !list.isPlaceholderData ? list.data.next_cursor : null;
-  const pager = useKeysetPager(filters.cursor, nextCursor, (cursor, state) => show({ ...filters, cursor }, state));
+  const { show, pager } = useKeysetNavigation(filters, writeDomainFilters, list);
 
   const nameLink = (d: Domain) => (
     <Link to={encodeURIComponent(d.id)} data-testid="domain-link">
@@ -133,13 +125,7 @@ export function DomainsPage() {
         description={t('domains.description')}
         extra={
           <>
-            <Button
-              icon={<ReloadOutlined aria-hidden spin={list.isFetching} />}
-              onClick={() => void list.refetch()}
-              data-testid="domains-reload"
-            >
-              {t('domains.reload')}
-            </Button>
+            <ReloadButton query={list} label={t('domains.reload')} testId="domains-reload" />
             <Button
               type="primary"
               icon={<PlusOutlined aria-hidden />}
@@ -151,14 +137,7 @@ export function DomainsPage() {
           </>
         }
       />
-      <Flex
-        wrap
-        gap={12}
-        align="flex-end"
-        role="search"
-        aria-label={t('domains.filters_label')}
-        style={{ marginBottom: 16 }}
-      >
+      <FilterBar label={t('domains.filters_label')} testPrefix="domains">
         <TextFilter
           id={`${base}-q`}
           label={t('domains.search')}
@@ -168,50 +147,19 @@ export function DomainsPage() {
           width={280}
           testId="domains-filter-q"
         />
-      </Flex>
-      {list.isError && !list.data ? (
-        <PageError
-          title={t('domains.error_title')}
-          description={t(errorMessageKey(list.error), { ns: 'common' })}
-          onRetry={() => void list.refetch()}
-        />
-      ) : (
-        <>
-          {list.isError ? (
-            <ReloadFailed
-              title={t('domains.error_title')}
-              description={t(errorMessageKey(list.error), { ns: 'common' })}
-              onRetry={() => void list.refetch()}
-              testId="domains-refetch-error"
-            />
-          ) : null}
-          <Table<Domain>
-            rowKey="id"
-            columns={columns}
-            dataSource={list.data?.results ?? []}
-            loading={list.isPending || list.isPlaceholderData}
-            pagination={false}
-            size="middle"
-            tableLayout="fixed"
-            scroll={phone ? undefined : { x: 720 }}
-            onRow={() => ({ 'data-testid': 'domain-row' }) as object}
-            aria-label={t('domains.table_label')}
-            locale={{
-              emptyText: list.isPending ? (
-                ' '
-              ) : (
-                <PageEmpty description={t(filters.q ? 'domains.empty_filtered' : 'domains.empty')} />
-              ),
-            }}
-            data-testid="domains-table"
-          />
-          {list.data?.results.length || pager.hasPrevious ? (
-            <Flex justify="flex-end" style={{ marginTop: 16 }} role="navigation" aria-label={t('domains.pager_label')}>
-              <KeysetPagerButtons pager={pager} testPrefix="domains" />
-            </Flex>
-          ) : null}
-        </>
-      )}
+      </FilterBar>
+      <KeysetList<Domain>
+        list={list}
+        pager={pager}
+        testPrefix="domains"
+        errorTitle={t('domains.error_title')}
+        emptyText={t(filters.q ? 'domains.empty_filtered' : 'domains.empty')}
+        pagerLabel={t('domains.pager_label')}
+        minWidth={720}
+        columns={columns}
+        onRow={() => ({ 'data-testid': 'domain-row' }) as object}
+        aria-label={t('domains.table_label')}
+      />
     </section>
   );
 }

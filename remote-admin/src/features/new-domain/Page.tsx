@@ -1,16 +1,14 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Form from 'antd/es/form';
 import { PageHeader, useDocumentTitle } from '@qc/ui';
 import { notify } from '@qc/ui-state';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { DOMAIN_FORM_FIELDS, DomainFields, type DomainValues } from '../domains/DomainFields';
 import { useCreateDomain } from '../domains/domains.queries';
-import { formErrorsOf } from '../users/user-form';
+import { FormError, useFormRefusal } from '../forms/FormError';
 
 /** Spec §2 `domains/new`: name (IDN allowed) and description. */
 export default function NewDomainPage() {
@@ -18,11 +16,11 @@ export default function NewDomainPage() {
   const navigate = useNavigate();
   const [form] = Form.useForm<DomainValues>();
   const create = useCreateDomain();
-  const [formError, setFormError] = useState<string | null>(null);
+  const refusal = useFormRefusal(form, DOMAIN_FORM_FIELDS);
   useDocumentTitle(t('new_domain.title'));
 
   const submit = async (values: DomainValues) => {
-    setFormError(null);
+    refusal.clear();
     try {
       const domain = await create.mutateAsync({
         name: values.name.trim(),
@@ -31,9 +29,7 @@ export default function NewDomainPage() {
       notify({ type: 'success', title: t('new_domain.created'), description: domain.display_name });
       navigate(`../${encodeURIComponent(domain.id)}`);
     } catch (error) {
-      const outcome = formErrorsOf(error, t, DOMAIN_FORM_FIELDS);
-      form.setFields(outcome.fields);
-      setFormError(outcome.message);
+      refusal.refuse(error);
     }
   };
 
@@ -48,16 +44,7 @@ export default function NewDomainPage() {
           </Button>
         }
       />
-      {formError ? (
-        <Alert
-          type="error"
-          showIcon
-          style={{ marginBottom: 16 }}
-          title={formError}
-          role="alert"
-          data-testid="form-error"
-        />
-      ) : null}
+      <FormError message={refusal.message} />
       <Form<DomainValues>
         form={form}
         name="new-domain"

@@ -1,5 +1,4 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
 import Flex from 'antd/es/flex';
@@ -10,21 +9,20 @@ import Select from 'antd/es/select';
 import { useSession } from '@qc/auth';
 import { PageHeader, useDocumentTitle } from '@qc/ui';
 import { notify } from '@qc/ui-state';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { DomainSelect } from '../domains/DomainSelect';
+import { FormError, useFormRefusal } from '../forms/FormError';
 import {
   confirmRules,
-  domainRules,
   emailRules,
-  formErrorsOf,
-  nameRules,
   passwordRules,
+  roleOptions,
+  USER_FORM_FIELDS,
   usernameRules,
 } from '../users/user-form';
 import { useCreateUser } from '../users/users.queries';
 import type { Role, UserCreate } from '../users/users.types';
+import { DomainField, NameFields } from '../users/UserFields';
 
 interface NewUserValues {
   email: string;
@@ -41,15 +39,7 @@ interface NewUserValues {
 }
 
 /** Fields the API may refuse by name, shown on the form. */
-const FORM_FIELDS = [
-  'email',
-  'username',
-  'first_name',
-  'last_name',
-  'role',
-  'domain_id',
-  'password',
-] as const satisfies readonly (keyof NewUserValues)[];
+const FORM_FIELDS = USER_FORM_FIELDS satisfies readonly (keyof NewUserValues)[];
 
 /** The body of POST /api/users/: only what was filled in; a domain_admin's user is theirs. */
 export function toUserCreate(v: NewUserValues, isAdmin: boolean): UserCreate {
@@ -80,11 +70,11 @@ export default function NewUserPage() {
   const [form] = Form.useForm<NewUserValues>();
   const access = Form.useWatch('access', form) ?? 'invitation';
   const create = useCreateUser();
-  const [formError, setFormError] = useState<string | null>(null);
+  const refusal = useFormRefusal(form, FORM_FIELDS);
   useDocumentTitle(t('new_user.title'));
 
   const submit = async (values: NewUserValues) => {
-    setFormError(null);
+    refusal.clear();
     try {
       const user = await create.mutateAsync(toUserCreate(values, isAdmin));
       notify({
@@ -94,9 +84,7 @@ export default function NewUserPage() {
       });
       navigate(`../${encodeURIComponent(user.id)}`);
     } catch (error) {
-      const outcome = formErrorsOf(error, t, FORM_FIELDS);
-      form.setFields(outcome.fields);
-      setFormError(outcome.message);
+      refusal.refuse(error);
     }
   };
 
@@ -115,16 +103,7 @@ export default function NewUserPage() {
           </Button>
         }
       />
-      {formError ? (
-        <Alert
-          type="error"
-          showIcon
-          style={{ marginBottom: 16 }}
-          title={formError}
-          role="alert"
-          data-testid="form-error"
-        />
-      ) : null}
+      <FormError message={refusal.message} />
       <Form<NewUserValues>
         form={form}
         name="new-user"
@@ -141,34 +120,13 @@ export default function NewUserPage() {
         <Form.Item name="username" label={t('form.username')} extra={t('form.username_help')} rules={usernameRules(t)}>
           <Input autoComplete="off" data-testid="new-user-username" />
         </Form.Item>
-        <Flex gap={16} wrap>
-          <Form.Item name="first_name" label={t('form.first_name')} rules={nameRules(t)} style={{ flex: '1 1 240px' }}>
-            <Input autoComplete="off" />
-          </Form.Item>
-          <Form.Item name="last_name" label={t('form.last_name')} rules={nameRules(t)} style={{ flex: '1 1 240px' }}>
-            <Input autoComplete="off" />
-          </Form.Item>
-        </Flex>
+        <NameFields basis={240} testPrefix="new-user" />
         {isAdmin ? (
           <Flex gap={16} wrap>
             <Form.Item name="role" label={t('form.role')} required style={{ flex: '1 1 240px' }}>
-              <Select<Role>
-                options={(['user', 'domain_admin', 'admin'] as const).map((r) => ({
-                  value: r,
-                  label: t(`roles.${r}`, { ns: 'common' }),
-                }))}
-                data-testid="new-user-role"
-              />
+              <Select<Role> options={roleOptions(t)} data-testid="new-user-role" />
             </Form.Item>
-            <Form.Item
-              name="domain_id"
-              label={t('form.domain')}
-              dependencies={['role']}
-              rules={domainRules(t)}
-              style={{ flex: '1 1 240px' }}
-            >
-              <DomainSelect allowClear data-testid="new-user-domain" />
-            </Form.Item>
+            <DomainField basis={240} testId="new-user-domain" />
           </Flex>
         ) : null}
         <Form.Item name="is_external" valuePropName="checked" extra={t('form.external_help')}>

@@ -2,11 +2,11 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import Button from 'antd/es/button';
 import Descriptions from 'antd/es/descriptions';
 import Flex from 'antd/es/flex';
-import { errorMessageKey, readApiError } from '@qc/api-client';
 import { useSession } from '@qc/auth';
-import { formatDateTime, PageError, PageHeader, PageLoading, useDocumentTitle } from '@qc/ui';
+import { formatDateTime, PageHeader, useDocumentTitle } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
+import { DetailStates, NotFound } from '../detail/DetailStates';
 import { fullName } from '../users/users.columns';
 import { useUser } from '../users/users.queries';
 import type { AdminUser } from '../users/users.types';
@@ -18,20 +18,13 @@ import { PendingInvitation, UserSecurity } from './UserSecurity';
 /** Spec §8-like "User not found": unknown, or outside what the caller administers (the API answers 404). */
 export function UserNotFound() {
   const { t } = useTranslation('admin');
-  const navigate = useNavigate();
-  useDocumentTitle(t('user.not_found'));
   return (
-    <div data-testid="user-not-found">
-      <PageError
-        title={t('user.not_found')}
-        description={t('user.not_found_description')}
-        extra={
-          <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={() => navigate('..')}>
-            {t('user.back')}
-          </Button>
-        }
-      />
-    </div>
+    <NotFound
+      title={t('user.not_found')}
+      description={t('user.not_found_description')}
+      backLabel={t('user.back')}
+      testId="user-not-found"
+    />
   );
 }
 
@@ -40,18 +33,11 @@ export default function UserPage() {
   const { t } = useTranslation('admin');
   const { id = '' } = useParams();
   const user = useUser(id);
-  if (user.isPending) return <PageLoading />;
-  if (user.isError) {
-    if (readApiError(user.error).status === 404) return <UserNotFound />;
-    return (
-      <PageError
-        title={t('user.error_title')}
-        description={t(errorMessageKey(user.error), { ns: 'common' })}
-        onRetry={() => void user.refetch()}
-      />
-    );
-  }
-  return <UserDetail user={user.data} />;
+  return (
+    <DetailStates query={user} notFound={<UserNotFound />} errorTitle={t('user.error_title')}>
+      {(user) => <UserDetail user={user} />}
+    </DetailStates>
+  );
 }
 
 function UserDetail({ user }: { user: AdminUser }) {

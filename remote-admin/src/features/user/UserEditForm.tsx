@@ -9,20 +9,20 @@ import Switch from 'antd/es/switch';
 import Tooltip from 'antd/es/tooltip';
 import Typography from 'antd/es/typography';
 import { notify } from '@qc/ui-state';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DomainSelect } from '../domains/DomainSelect';
+import { FormError, useFormRefusal } from '../forms/FormError';
 import {
   confirmRules,
-  domainRules,
   emailRules,
-  formErrorsOf,
-  nameRules,
   passwordRules,
+  roleOptions,
+  USER_FORM_FIELDS,
   usernameRules,
 } from '../users/user-form';
 import { useUpdateUser } from '../users/users.queries';
 import type { AdminUser, Role, UserUpdate } from '../users/users.types';
+import { DomainField, NameFields } from '../users/UserFields';
 
 interface EditValues {
   email: string;
@@ -39,13 +39,7 @@ interface EditValues {
 }
 
 const FORM_FIELDS = [
-  'email',
-  'username',
-  'first_name',
-  'last_name',
-  'role',
-  'domain_id',
-  'password',
+  ...USER_FORM_FIELDS,
   'is_active',
   'is_external',
   'mfa_required',
@@ -121,7 +115,7 @@ export function UserEditForm({
   const { t } = useTranslation('admin');
   const [form] = Form.useForm<EditValues>();
   const update = useUpdateUser(user.id);
-  const [formError, setFormError] = useState<string | null>(null);
+  const refusal = useFormRefusal(form, FORM_FIELDS);
   const base = useId();
   const values = Form.useWatch([], form) as Partial<EditValues> | undefined;
 
@@ -145,7 +139,7 @@ export function UserEditForm({
   const dirty = Object.keys(changes).length > 0;
 
   const save = async (all: EditValues) => {
-    setFormError(null);
+    refusal.clear();
     const body = changesOf(all, user, editable);
     if (!Object.keys(body).length) return;
     try {
@@ -153,10 +147,8 @@ export function UserEditForm({
       form.setFieldsValue(valuesOf(saved));
       notify({ type: 'success', title: t('user.saved') });
     } catch (error) {
-      const outcome = formErrorsOf(error, t, FORM_FIELDS);
-      form.setFields(outcome.fields);
-      setFormError(outcome.message);
-      notify({ type: 'error', title: t('user.save_error'), description: outcome.message ?? undefined });
+      const message = refusal.refuse(error);
+      notify({ type: 'error', title: t('user.save_error'), description: message ?? undefined });
     }
   };
 
@@ -183,16 +175,7 @@ export function UserEditForm({
           data-testid="user-read-only"
         />
       ) : null}
-      {formError ? (
-        <Alert
-          type="error"
-          showIcon
-          style={{ marginBottom: 16 }}
-          title={formError}
-          role="alert"
-          data-testid="form-error"
-        />
-      ) : null}
+      <FormError message={refusal.message} />
       <Form<EditValues>
         form={form}
         name={`user-${user.id}`}
@@ -221,35 +204,13 @@ export function UserEditForm({
             <Input readOnly={identityLocked} autoComplete="off" data-testid="user-username" />
           </Form.Item>
         </Flex>
-        <Flex gap={16} wrap>
-          <Form.Item name="first_name" label={t('form.first_name')} rules={nameRules(t)} style={{ flex: '1 1 280px' }}>
-            <Input autoComplete="off" data-testid="user-first-name" />
-          </Form.Item>
-          <Form.Item name="last_name" label={t('form.last_name')} rules={nameRules(t)} style={{ flex: '1 1 280px' }}>
-            <Input autoComplete="off" data-testid="user-last-name" />
-          </Form.Item>
-        </Flex>
+        <NameFields basis={280} testPrefix="user" />
         {isAdmin ? (
           <Flex gap={16} wrap>
             <Form.Item name="role" label={t('form.role')} style={{ flex: '1 1 280px' }} extra={selfRole}>
-              <Select<Role>
-                disabled={Boolean(selfRole)}
-                options={(['user', 'domain_admin', 'admin'] as const).map((r) => ({
-                  value: r,
-                  label: t(`roles.${r}`, { ns: 'common' }),
-                }))}
-                data-testid="user-role-select"
-              />
+              <Select<Role> disabled={Boolean(selfRole)} options={roleOptions(t)} data-testid="user-role-select" />
             </Form.Item>
-            <Form.Item
-              name="domain_id"
-              label={t('form.domain')}
-              dependencies={['role']}
-              rules={domainRules(t)}
-              style={{ flex: '1 1 280px' }}
-            >
-              <DomainSelect allowClear placeholder={t('form.no_domain')} data-testid="user-domain-select" />
-            </Form.Item>
+            <DomainField basis={280} placeholder={t('form.no_domain')} testId="user-domain-select" />
           </Flex>
         ) : (
           <Typography.Paragraph type="secondary" data-testid="user-domain">

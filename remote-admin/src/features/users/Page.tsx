@@ -1,25 +1,20 @@
-import { FilterOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import Button from 'antd/es/button';
-import Flex from 'antd/es/flex';
 import Select from 'antd/es/select';
-import Table from 'antd/es/table';
-import { errorMessageKey } from '@qc/api-client';
 import { useSession } from '@qc/auth';
 import { LIMITS } from '@qc/contracts';
 import {
   Field,
-  KeysetPagerButtons,
-  PageEmpty,
-  PageError,
+  FilterBar,
+  KeysetList,
   PageHeader,
-  ReloadFailed,
+  ReloadButton,
   TextFilter,
-  useKeysetPager,
+  useKeysetNavigation,
   usePhoneLayout,
-  type PagerState,
 } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { DomainSelect } from '../domains/DomainSelect';
@@ -63,17 +58,11 @@ export function UsersPage() {
   const list = useUserList(query);
   const base = useId();
 
-  const show = (next: UserFilters, state: PagerState = { cursors: [] }) => {
-    const search = writeUserFilters(next).toString();
-    navigate({ search: search ? `?${search}` : '' }, { state });
-  };
+  const { show, pager } = useKeysetNavigation(filters, writeUserFilters, list);
   const change = (patch: Partial<UserFilters>) => show({ ...filters, ...patch, cursor: null });
-  const nextCursor = list.data && !list.isPlaceholderData ? list.data.next_cursor : null;
-  const pager = useKeysetPager(filters.cursor, nextCursor, (cursor, state) => show({ ...filters, cursor }, state));
   const filtered = isFiltered(filters);
   const changed = filtered || filters.ordering !== DEFAULT_USER_FILTERS.ordering;
-  // On a phone only the search shows at first: the other filters would push the list off screen.
-  const [showMore, setShowMore] = useState(false);
+  // On a phone only the search shows at first (FilterBar's `more`): the others are counted.
   const moreActive =
     (['role', 'domain', 'active', 'mfa'] as const).filter((k) => filters[k] !== '').length +
     (filters.ordering !== DEFAULT_USER_FILTERS.ordering ? 1 : 0);
@@ -85,15 +74,70 @@ export function UsersPage() {
   // A domain_admin's accounts are users and domain_admins of their domain: no "admin" choice.
   const roles: Role[] = isAdmin ? ['admin', 'domain_admin', 'user'] : ['domain_admin', 'user'];
 
-  // antd copies the column titles into a hidden row it measures widths with (aria-hidden, 0 px
-  // high): its sorter headers were Tab stops leading nowhere.
-  const section = useRef<HTMLElement>(null);
-  useEffect(() => {
-    section.current?.querySelectorAll('.ant-table-measure-row').forEach((row) => row.setAttribute('inert', ''));
-  });
+  const moreFilters = (
+    <>
+      <Field id={`${base}-role`} label={t('users.filters.role')} width={200}>
+        <Select<Role>
+          id={`${base}-role`}
+          value={filters.role || undefined}
+          placeholder={t('users.filters.any_role')}
+          allowClear
+          onChange={(role) => change({ role: role ?? '' })}
+          options={roles.map((r) => ({ value: r, label: t(`roles.${r}`, { ns: 'common' }) }))}
+          data-testid="users-filter-role"
+        />
+      </Field>
+      {isAdmin ? (
+        <Field id={`${base}-domain`} label={t('users.filters.domain')} width={220}>
+          <DomainSelect
+            id={`${base}-domain`}
+            value={filters.domain || null}
+            placeholder={t('users.filters.any_domain')}
+            allowClear
+            onChange={(domain) => change({ domain: domain ?? '' })}
+            data-testid="users-filter-domain"
+          />
+        </Field>
+      ) : null}
+      <Field id={`${base}-active`} label={t('users.filters.active')} width={160}>
+        <Select<'true' | 'false'>
+          id={`${base}-active`}
+          value={filters.active || undefined}
+          placeholder={t('users.filters.any_state')}
+          allowClear
+          onChange={(active) => change({ active: active ?? '' })}
+          options={[
+            { value: 'true', label: t('users.filters.active_true') },
+            { value: 'false', label: t('users.filters.active_false') },
+          ]}
+          data-testid="users-filter-active"
+        />
+      </Field>
+      <Field id={`${base}-mfa`} label={t('users.filters.mfa')} width={220}>
+        <Select<(typeof MFA_FILTERS)[number]>
+          id={`${base}-mfa`}
+          value={filters.mfa || undefined}
+          placeholder={t('users.filters.any_mfa')}
+          allowClear
+          onChange={(mfa) => change({ mfa: mfa ?? '' })}
+          options={MFA_FILTERS.map((m) => ({ value: m, label: t(`users.filters.mfa_${m}`) }))}
+          data-testid="users-filter-mfa"
+        />
+      </Field>
+      <Field id={`${base}-ordering`} label={t('users.filters.ordering')} width={240}>
+        <Select<UserOrdering>
+          id={`${base}-ordering`}
+          value={filters.ordering}
+          onChange={(ordering) => change({ ordering })}
+          options={USER_ORDERINGS.map((o) => ({ value: o, label: t(`users.ordering.${ORDERING_KEYS[o]}`) }))}
+          data-testid="users-ordering"
+        />
+      </Field>
+    </>
+  );
 
   return (
-    <section ref={section} aria-labelledby="users-title" data-testid="users-page">
+    <section aria-labelledby="users-title" data-testid="users-page">
       <PageHeader
         title={<span id="users-title">{t('users.title')}</span>}
         description={
@@ -103,13 +147,7 @@ export function UsersPage() {
         }
         extra={
           <>
-            <Button
-              icon={<ReloadOutlined aria-hidden spin={list.isFetching} />}
-              onClick={() => void list.refetch()}
-              data-testid="users-reload"
-            >
-              {t('users.reload')}
-            </Button>
+            <ReloadButton query={list} label={t('users.reload')} testId="users-reload" />
             <Button
               type="primary"
               icon={<PlusOutlined aria-hidden />}
@@ -121,14 +159,11 @@ export function UsersPage() {
           </>
         }
       />
-      <Flex
-        wrap
-        gap={12}
-        align="flex-end"
-        role="search"
-        aria-label={t('users.filters.label')}
-        style={{ marginBottom: 16 }}
-        data-testid="users-filters"
+      <FilterBar
+        label={t('users.filters.label')}
+        testPrefix="users"
+        more={{ filters: moreFilters, active: moreActive }}
+        reset={{ shown: changed, onReset: () => show({ ...DEFAULT_USER_FILTERS }) }}
       >
         <TextFilter
           id={`${base}-q`}
@@ -139,138 +174,23 @@ export function UsersPage() {
           width={240}
           testId="users-filter-q"
         />
-        {phone && !showMore ? null : (
-          <>
-            <Field id={`${base}-role`} label={t('users.filters.role')} width={200}>
-              <Select<Role>
-                id={`${base}-role`}
-                value={filters.role || undefined}
-                placeholder={t('users.filters.any_role')}
-                allowClear
-                onChange={(role) => change({ role: role ?? '' })}
-                options={roles.map((r) => ({ value: r, label: t(`roles.${r}`, { ns: 'common' }) }))}
-                data-testid="users-filter-role"
-              />
-            </Field>
-            {isAdmin ? (
-              <Field id={`${base}-domain`} label={t('users.filters.domain')} width={220}>
-                <DomainSelect
-                  id={`${base}-domain`}
-                  value={filters.domain || null}
-                  placeholder={t('users.filters.any_domain')}
-                  allowClear
-                  onChange={(domain) => change({ domain: domain ?? '' })}
-                  data-testid="users-filter-domain"
-                />
-              </Field>
-            ) : null}
-            <Field id={`${base}-active`} label={t('users.filters.active')} width={160}>
-              <Select<'true' | 'false'>
-                id={`${base}-active`}
-                value={filters.active || undefined}
-                placeholder={t('users.filters.any_state')}
-                allowClear
-                onChange={(active) => change({ active: active ?? '' })}
-                options={[
-                  { value: 'true', label: t('users.filters.active_true') },
-                  { value: 'false', label: t('users.filters.active_false') },
-                ]}
-                data-testid="users-filter-active"
-              />
-            </Field>
-            <Field id={`${base}-mfa`} label={t('users.filters.mfa')} width={220}>
-              <Select<(typeof MFA_FILTERS)[number]>
-                id={`${base}-mfa`}
-                value={filters.mfa || undefined}
-                placeholder={t('users.filters.any_mfa')}
-                allowClear
-                onChange={(mfa) => change({ mfa: mfa ?? '' })}
-                options={MFA_FILTERS.map((m) => ({ value: m, label: t(`users.filters.mfa_${m}`) }))}
-                data-testid="users-filter-mfa"
-              />
-            </Field>
-            <Field id={`${base}-ordering`} label={t('users.filters.ordering')} width={240}>
-              <Select<UserOrdering>
-                id={`${base}-ordering`}
-                value={filters.ordering}
-                onChange={(ordering) => change({ ordering })}
-                options={USER_ORDERINGS.map((o) => ({ value: o, label: t(`users.ordering.${ORDERING_KEYS[o]}`) }))}
-                data-testid="users-ordering"
-              />
-            </Field>
-          </>
-        )}
-        {phone ? (
-          <Button
-            icon={<FilterOutlined aria-hidden />}
-            aria-expanded={showMore}
-            onClick={() => setShowMore(!showMore)}
-            data-testid="users-filters-more"
-          >
-            {showMore
-              ? t('users.filters.fewer')
-              : moreActive
-                ? t('users.filters.more_active', { count: moreActive })
-                : t('users.filters.more')}
-          </Button>
-        ) : null}
-        {changed ? (
-          <Button
-            icon={<UndoOutlined aria-hidden />}
-            onClick={() => show({ ...DEFAULT_USER_FILTERS })}
-            data-testid="users-filters-reset"
-          >
-            {t('users.filters.reset')}
-          </Button>
-        ) : null}
-      </Flex>
-      {list.isError && !list.data ? (
-        <PageError
-          title={t('users.error_title')}
-          description={t(errorMessageKey(list.error), { ns: 'common' })}
-          onRetry={() => void list.refetch()}
-        />
-      ) : (
-        <>
-          {list.isError ? (
-            <ReloadFailed
-              title={t('users.error_title')}
-              description={t(errorMessageKey(list.error), { ns: 'common' })}
-              onRetry={() => void list.refetch()}
-              testId="users-refetch-error"
-            />
-          ) : null}
-          <Table<AdminUser>
-            rowKey="id"
-            columns={columns}
-            dataSource={list.data?.results ?? []}
-            loading={list.isPending || list.isPlaceholderData}
-            pagination={false}
-            size="middle"
-            tableLayout="fixed"
-            scroll={phone ? undefined : { x: 1020 }}
-            onChange={(_pagination, _filters, sorter) => {
-              const s = Array.isArray(sorter) ? sorter[0] : sorter;
-              change({ ordering: orderingOf(s?.columnKey, s?.order) });
-            }}
-            onRow={() => ({ 'data-testid': 'user-row' }) as object}
-            aria-label={t('users.table_label')}
-            locale={{
-              emptyText: list.isPending ? (
-                ' '
-              ) : (
-                <PageEmpty description={t(filtered ? 'users.empty_filtered' : 'users.empty')} />
-              ),
-            }}
-            data-testid="users-table"
-          />
-          {list.data?.results.length || pager.hasPrevious ? (
-            <Flex justify="flex-end" style={{ marginTop: 16 }} role="navigation" aria-label={t('users.pager_label')}>
-              <KeysetPagerButtons pager={pager} testPrefix="users" />
-            </Flex>
-          ) : null}
-        </>
-      )}
+      </FilterBar>
+      <KeysetList<AdminUser>
+        list={list}
+        pager={pager}
+        testPrefix="users"
+        errorTitle={t('users.error_title')}
+        emptyText={t(filtered ? 'users.empty_filtered' : 'users.empty')}
+        pagerLabel={t('users.pager_label')}
+        minWidth={1020}
+        columns={columns}
+        onChange={(_pagination, _filters, sorter) => {
+          const s = Array.isArray(sorter) ? sorter[0] : sorter;
+          change({ ordering: orderingOf(s?.columnKey, s?.order) });
+        }}
+        onRow={() => ({ 'data-testid': 'user-row' }) as object}
+        aria-label={t('users.table_label')}
+      />
     </section>
   );
 }

@@ -15,6 +15,21 @@ export const EMAIL_PATTERN =
 
 type T = TFunction<'admin'>;
 
+/** The fields of both user forms (new user, user page) the API may refuse by name. */
+export const USER_FORM_FIELDS = [
+  'email',
+  'username',
+  'first_name',
+  'last_name',
+  'role',
+  'domain_id',
+  'password',
+] as const;
+
+/** The roles an admin may give, the least powerful first. */
+export const roleOptions = (t: T) =>
+  (['user', 'domain_admin', 'admin'] as const).map((r) => ({ value: r, label: t(`roles.${r}`, { ns: 'common' }) }));
+
 export const emailRules = (t: T): Rule[] => [
   { required: true, whitespace: true, message: t('form.errors.email_required') },
   {

@@ -1,30 +1,25 @@
-import { ReloadOutlined, UndoOutlined } from '@ant-design/icons';
-import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Select from 'antd/es/select';
-import Table, { type ColumnsType } from 'antd/es/table';
+import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
-import { errorMessageKey } from '@qc/api-client';
 import { useHasRole, useSession } from '@qc/auth';
 import type { HistoryCategory, HistoryEntry } from '@qc/contracts';
 import {
   Field,
+  FilterBar,
   formatDateTime,
-  KeysetPagerButtons,
-  PageEmpty,
-  PageError,
+  KeysetList,
   PageHeader,
-  ReloadFailed,
+  ReloadButton,
   TextFilter,
-  useKeysetPager,
+  useKeysetNavigation,
   usePhoneLayout,
-  type PagerState,
 } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
 import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { PeriodField } from '../filters/PeriodField';
 import { shownSubject } from '../email/bidi';
 import { useToday } from '../filters/useToday';
@@ -73,7 +68,6 @@ const WRAPPING_TAG = { whiteSpace: 'normal' } as const;
 export function HistoryPage() {
   const { t, i18n } = useTranslation('mail');
   const lang = i18n.resolvedLanguage ?? 'fr';
-  const navigate = useNavigate();
   const phone = usePhoneLayout();
   const role = useSession((s) => s.user?.role);
   const [params] = useSearchParams();
@@ -87,13 +81,8 @@ export function HistoryPage() {
   const list = useHistoryList(query);
   const base = useId();
 
-  const show = (next: HistoryFilters, state: PagerState = { cursors: [] }) => {
-    const search = writeHistoryFilters(next).toString();
-    navigate({ search: search ? `?${search}` : '' }, { state });
-  };
+  const { show, pager } = useKeysetNavigation(filters, writeHistoryFilters, list);
   const change = (patch: Partial<HistoryFilters>) => show({ ...filters, ...patch, cursor: null });
-  const nextCursor = list.data && !list.isPlaceholderData ? list.data.next_cursor : null;
-  const pager = useKeysetPager(filters.cursor, nextCursor, (cursor, state) => show({ ...filters, cursor }, state));
   const changed = filters.category !== '' || filters.action !== '' || filters.user !== '' || filters.period !== '';
   // The pages of remote-admin, for those whose routes they are (DESIGN §3: users domain_admin, domains admin).
   const opensUsers = useHasRole('domain_admin');
@@ -263,24 +252,12 @@ export function HistoryPage() {
               ? 'history.description_domain_admin'
               : 'history.description',
         )}
-        extra={
-          <Button
-            icon={<ReloadOutlined aria-hidden spin={list.isFetching} />}
-            onClick={() => void list.refetch()}
-            data-testid="history-reload"
-          >
-            {t('history.reload')}
-          </Button>
-        }
+        extra={<ReloadButton query={list} label={t('history.reload')} testId="history-reload" />}
       />
-      <Flex
-        wrap
-        gap={12}
-        align="flex-end"
-        role="search"
-        aria-label={t('history.filters.label')}
-        style={{ marginBottom: 16 }}
-        data-testid="history-filters"
+      <FilterBar
+        label={t('history.filters.label')}
+        testPrefix="history"
+        reset={{ shown: changed, onReset: () => show({ ...DEFAULT_HISTORY_FILTERS }) }}
       >
         <Field id={`${base}-category`} label={t('history.filters.category')} width={190}>
           <Select<HistoryCategory>
@@ -323,54 +300,19 @@ export function HistoryPage() {
           onChange={change}
           testId="history-filter-period"
         />
-        {changed ? (
-          <Button
-            icon={<UndoOutlined aria-hidden />}
-            onClick={() => show({ ...DEFAULT_HISTORY_FILTERS })}
-            data-testid="history-filters-reset"
-          >
-            {t('history.filters.reset')}
-          </Button>
-        ) : null}
-      </Flex>
-      {list.isError && !list.data ? (
-        <PageError
-          title={t('history.error_title')}
-          description={t(errorMessageKey(list.error), { ns: 'common' })}
-          onRetry={() => void list.refetch()}
-        />
-      ) : (
-        <>
-          {list.isError ? (
-            <ReloadFailed
-              title={t('history.error_title')}
-              description={t(errorMessageKey(list.error), { ns: 'common' })}
-              onRetry={() => void list.refetch()}
-              testId="history-refetch-error"
-            />
-          ) : null}
-          <Table<HistoryEntry>
-            rowKey="id"
-            columns={columns}
-            dataSource={list.data?.results ?? []}
-            loading={list.isPending || list.isPlaceholderData}
-            pagination={false}
-            size="middle"
-            tableLayout="fixed"
-            scroll={phone ? undefined : { x: 900 }}
-            onRow={() => ({ 'data-testid': 'history-row' }) as object}
-            aria-label={t('history.table_label')}
-            locale={{ emptyText: list.isPending ? ' ' : <PageEmpty description={t('history.empty')} /> }}
-            data-testid="history-table"
-          />
-          {/* Nothing to page through: no "Page 1" beside three disabled buttons under the empty state. */}
-          {list.data?.results.length || pager.hasPrevious ? (
-            <Flex justify="flex-end" style={{ marginTop: 16 }} role="navigation" aria-label={t('history.pager_label')}>
-              <KeysetPagerButtons pager={pager} testPrefix="history" />
-            </Flex>
-          ) : null}
-        </>
-      )}
+      </FilterBar>
+      <KeysetList<HistoryEntry>
+        list={list}
+        pager={pager}
+        testPrefix="history"
+        errorTitle={t('history.error_title')}
+        emptyText={t('history.empty')}
+        pagerLabel={t('history.pager_label')}
+        minWidth={900}
+        columns={columns}
+        onRow={() => ({ 'data-testid': 'history-row' }) as object}
+        aria-label={t('history.table_label')}
+      />
     </section>
   );
 }

@@ -1,10 +1,8 @@
-import { FilterOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
-import Button from 'antd/es/button';
-import Flex from 'antd/es/flex';
+import { SearchOutlined } from '@ant-design/icons';
 import InputNumber from 'antd/es/input-number';
 import Select from 'antd/es/select';
-import { Field, TextFilter, useDraft, usePhoneLayout } from '@qc/ui';
-import { useId, useState } from 'react';
+import { Field, FilterBar, TextFilter, useDraft } from '@qc/ui';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PeriodField } from '../filters/PeriodField';
 import { DEFAULT_FILTERS, type QuarantineFilters } from './quarantine.filters';
@@ -70,21 +68,69 @@ export function FiltersBar({ filters, onChange }: FiltersBarProps) {
   const changed = (Object.keys(DEFAULT_FILTERS) as (keyof QuarantineFilters)[]).some(
     (k) => k !== 'pageSize' && k !== 'cursor' && filters[k] !== DEFAULT_FILTERS[k],
   );
-  // On a phone only status and search show at first: the other filters would push the list a
-  // screen down. The button says how many of them are set.
-  const phone = usePhoneLayout();
-  const [showMore, setShowMore] = useState(false);
+  // On a phone only status and search show at first (FilterBar's `more`): the button says how
+  // many of the others are set.
   const moreActive = MORE_FILTERS.filter((k) => filters[k] !== DEFAULT_FILTERS[k]).length;
 
+  const moreFilters = (
+    <>
+      <TextFilter
+        id={id('sender')}
+        label={t('quarantine.filters.sender')}
+        value={filters.sender}
+        onCommit={(sender) => onChange({ sender })}
+        testId="quarantine-filter-sender"
+      />
+      <TextFilter
+        id={id('recipient')}
+        label={t('quarantine.filters.recipient')}
+        value={filters.recipient}
+        onCommit={(recipient) => onChange({ recipient })}
+        testId="quarantine-filter-recipient"
+      />
+      <Field id={id('action')} label={t('quarantine.filters.action')} width={190}>
+        <Select<string>
+          id={id('action')}
+          value={filters.action || undefined}
+          placeholder={t('quarantine.filters.any_action')}
+          allowClear
+          onChange={(action) => onChange({ action: action ?? '' })}
+          options={EMAIL_ACTIONS.map((a) => ({ value: a, label: t(`actions.${a}`) }))}
+          data-testid="quarantine-filter-action"
+        />
+      </Field>
+      <ScoreFilter
+        id={id('score-min')}
+        label={t('quarantine.filters.score_min')}
+        value={filters.scoreMin}
+        onCommit={(scoreMin) => onChange({ scoreMin })}
+        testId="quarantine-filter-score-min"
+        {...(filters.scoreMax ? { max: Number(filters.scoreMax) } : {})}
+      />
+      <ScoreFilter
+        id={id('score-max')}
+        label={t('quarantine.filters.score_max')}
+        value={filters.scoreMax}
+        onCommit={(scoreMax) => onChange({ scoreMax })}
+        testId="quarantine-filter-score-max"
+        {...(filters.scoreMin ? { min: Number(filters.scoreMin) } : {})}
+      />
+      <PeriodField
+        id={id('period')}
+        label={t('quarantine.filters.period')}
+        value={filters}
+        onChange={onChange}
+        testId="quarantine-filter-period"
+      />
+    </>
+  );
+
   return (
-    <Flex
-      wrap
-      gap={12}
-      align="flex-end"
-      role="search"
-      aria-label={t('quarantine.filters.label')}
-      style={{ marginBottom: 16 }}
-      data-testid="quarantine-filters"
+    <FilterBar
+      label={t('quarantine.filters.label')}
+      testPrefix="quarantine"
+      more={{ filters: moreFilters, active: moreActive }}
+      reset={{ shown: changed, onReset: () => onChange({ ...DEFAULT_FILTERS, pageSize: filters.pageSize }) }}
     >
       <Field id={id('status')} label={t('quarantine.filters.status')} width={180}>
         <Select<QuarantineStatusFilter>
@@ -105,81 +151,6 @@ export function FiltersBar({ filters, onChange }: FiltersBarProps) {
         width={280}
         testId="quarantine-filter-q"
       />
-      {phone && !showMore ? null : (
-        <>
-          <TextFilter
-            id={id('sender')}
-            label={t('quarantine.filters.sender')}
-            value={filters.sender}
-            onCommit={(sender) => onChange({ sender })}
-            testId="quarantine-filter-sender"
-          />
-          <TextFilter
-            id={id('recipient')}
-            label={t('quarantine.filters.recipient')}
-            value={filters.recipient}
-            onCommit={(recipient) => onChange({ recipient })}
-            testId="quarantine-filter-recipient"
-          />
-          <Field id={id('action')} label={t('quarantine.filters.action')} width={190}>
-            <Select<string>
-              id={id('action')}
-              value={filters.action || undefined}
-              placeholder={t('quarantine.filters.any_action')}
-              allowClear
-              onChange={(action) => onChange({ action: action ?? '' })}
-              options={EMAIL_ACTIONS.map((a) => ({ value: a, label: t(`actions.${a}`) }))}
-              data-testid="quarantine-filter-action"
-            />
-          </Field>
-          <ScoreFilter
-            id={id('score-min')}
-            label={t('quarantine.filters.score_min')}
-            value={filters.scoreMin}
-            onCommit={(scoreMin) => onChange({ scoreMin })}
-            testId="quarantine-filter-score-min"
-            {...(filters.scoreMax ? { max: Number(filters.scoreMax) } : {})}
-          />
-          <ScoreFilter
-            id={id('score-max')}
-            label={t('quarantine.filters.score_max')}
-            value={filters.scoreMax}
-            onCommit={(scoreMax) => onChange({ scoreMax })}
-            testId="quarantine-filter-score-max"
-            {...(filters.scoreMin ? { min: Number(filters.scoreMin) } : {})}
-          />
-          <PeriodField
-            id={id('period')}
-            label={t('quarantine.filters.period')}
-            value={filters}
-            onChange={onChange}
-            testId="quarantine-filter-period"
-          />
-        </>
-      )}
-      {phone ? (
-        <Button
-          icon={<FilterOutlined aria-hidden />}
-          aria-expanded={showMore}
-          onClick={() => setShowMore(!showMore)}
-          data-testid="quarantine-filters-more"
-        >
-          {showMore
-            ? t('quarantine.filters.fewer')
-            : moreActive
-              ? t('quarantine.filters.more_active', { count: moreActive })
-              : t('quarantine.filters.more')}
-        </Button>
-      ) : null}
-      {changed ? (
-        <Button
-          icon={<UndoOutlined aria-hidden />}
-          onClick={() => onChange({ ...DEFAULT_FILTERS, pageSize: filters.pageSize })}
-          data-testid="quarantine-filters-reset"
-        >
-          {t('quarantine.filters.reset')}
-        </Button>
-      ) : null}
-    </Flex>
+    </FilterBar>
   );
 }

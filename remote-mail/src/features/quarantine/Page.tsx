@@ -1,26 +1,10 @@
-import { ReloadOutlined } from '@ant-design/icons';
-import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Select from 'antd/es/select';
-import Table from 'antd/es/table';
-import { errorMessageKey } from '@qc/api-client';
-import {
-  KeysetPagerButtons,
-  PageEmpty,
-  PageError,
-  PageHeader,
-  ReloadFailed,
-  useKeysetPager,
-  usePhoneLayout,
-  useThemeToken,
-  type PagerState,
-} from '@qc/ui';
+import { KeysetList, PageHeader, ReloadButton, useKeysetNavigation, usePhoneLayout, useThemeToken } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
 import {
   useCallback,
-  useEffect,
   useMemo,
-  useRef,
   useState,
   type Key,
   type HTMLAttributes,
@@ -62,13 +46,8 @@ export function QuarantinePage() {
   const [selected, setSelected] = useState<Key[]>([]);
   const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
 
-  const show = (next: QuarantineFilters, state: PagerState = { cursors: [] }) => {
-    const search = writeFilters(next).toString();
-    navigate({ search: search ? `?${search}` : '' }, { state });
-  };
+  const { show, pager } = useKeysetNavigation(filters, writeFilters, list);
   const change = (patch: Partial<QuarantineFilters>) => show(patchFilters(filters, patch));
-  const nextCursor = list.data && !list.isPlaceholderData ? list.data.next_cursor : null;
-  const pager = useKeysetPager(filters.cursor, nextCursor, (cursor, state) => show({ ...filters, cursor }, state));
   // The selection belongs to the page shown: it is dropped when the page or the filters change.
   const [selectionOf, setSelectionOf] = useState(query);
   if (selectionOf !== query) {
@@ -130,15 +109,8 @@ export function QuarantinePage() {
     [selected, t],
   );
 
-  // antd copies the column titles, the "select this page" checkbox included, into a hidden row it
-  // measures widths with (aria-hidden, 0 px high): that copy was a Tab stop leading nowhere.
-  const section = useRef<HTMLElement>(null);
-  useEffect(() => {
-    section.current?.querySelectorAll('.ant-table-measure-row').forEach((row) => row.setAttribute('inert', ''));
-  });
-
   return (
-    <section ref={section} aria-labelledby="quarantine-title" data-testid="quarantine-page">
+    <section aria-labelledby="quarantine-title" data-testid="quarantine-page">
       <PageHeader
         title={<span id="quarantine-title">{t('quarantine.title')}</span>}
         description={t('quarantine.description')}
@@ -149,77 +121,39 @@ export function QuarantinePage() {
               onDone={() => setSelected([])}
               onOutcome={setOutcome}
             />
-            <Button
-              icon={<ReloadOutlined aria-hidden spin={list.isFetching} />}
-              onClick={() => void list.refetch()}
-              data-testid="quarantine-reload"
-            >
-              {t('quarantine.reload')}
-            </Button>
+            <ReloadButton query={list} label={t('quarantine.reload')} testId="quarantine-reload" />
           </Flex>
         }
       />
       <FiltersBar filters={filters} onChange={change} />
       {outcome ? <BulkOutcomeAlert outcome={outcome} onClose={() => setOutcome(null)} /> : null}
-      {list.isError && !list.data ? (
-        <PageError
-          title={t('quarantine.error_title')}
-          description={t(errorMessageKey(list.error), { ns: 'common' })}
-          onRetry={() => void list.refetch()}
-        />
-      ) : (
-        <>
-          {/* A reload that failed keeps the rows already shown, and says so above them. */}
-          {list.isError ? (
-            <ReloadFailed
-              title={t('quarantine.error_title')}
-              description={t(errorMessageKey(list.error), { ns: 'common' })}
-              onRetry={() => void list.refetch()}
-              testId="quarantine-refetch-error"
+      <style>{`.qc-quarantine-row:focus-visible{outline:none}.qc-quarantine-row:focus-visible>td{box-shadow:inset 0 2px 0 ${token.colorPrimary},inset 0 -2px 0 ${token.colorPrimary}}`}</style>
+      <KeysetList<QuarantineItem>
+        list={list}
+        pager={pager}
+        testPrefix="quarantine"
+        errorTitle={t('quarantine.error_title')}
+        emptyText={t('quarantine.empty')}
+        pagerLabel={t('quarantine.pager.label')}
+        minWidth={960}
+        columns={columns}
+        onRow={rowProps}
+        rowSelection={rowSelection}
+        aria-label={t('quarantine.table_label')}
+        pagerStart={
+          <Flex align="center" gap={8}>
+            <label htmlFor="qc-quarantine-page-size">{t('quarantine.pager.page_size')}</label>
+            <Select<number>
+              id="qc-quarantine-page-size"
+              value={pageSize}
+              onChange={(size) => change({ pageSize: size === preferred ? null : size })}
+              options={sizes.map((n) => ({ value: n, label: String(n) }))}
+              style={{ width: 90 }}
+              data-testid="quarantine-page-size"
             />
-          ) : null}
-          <style>{`.qc-quarantine-row:focus-visible{outline:none}.qc-quarantine-row:focus-visible>td{box-shadow:inset 0 2px 0 ${token.colorPrimary},inset 0 -2px 0 ${token.colorPrimary}}`}</style>
-          <Table<QuarantineItem>
-            rowKey="id"
-            columns={columns}
-            dataSource={list.data?.results ?? []}
-            // The overlay marks rows that are not the ones asked for yet (first load, another page);
-            // a reload of the same page spins its button instead of covering rows it will likely keep.
-            loading={list.isPending || list.isPlaceholderData}
-            pagination={false}
-            size="middle"
-            tableLayout="fixed"
-            scroll={phone ? undefined : { x: 960 }}
-            onRow={rowProps}
-            rowSelection={rowSelection}
-            aria-label={t('quarantine.table_label')}
-            locale={{ emptyText: list.isPending ? ' ' : <PageEmpty description={t('quarantine.empty')} /> }}
-            data-testid="quarantine-table"
-          />
-          <Flex
-            justify="space-between"
-            align="center"
-            gap={12}
-            wrap
-            style={{ marginTop: 16 }}
-            role="navigation"
-            aria-label={t('quarantine.pager.label')}
-          >
-            <Flex align="center" gap={8}>
-              <label htmlFor="qc-quarantine-page-size">{t('quarantine.pager.page_size')}</label>
-              <Select<number>
-                id="qc-quarantine-page-size"
-                value={pageSize}
-                onChange={(size) => change({ pageSize: size === preferred ? null : size })}
-                options={sizes.map((n) => ({ value: n, label: String(n) }))}
-                style={{ width: 90 }}
-                data-testid="quarantine-page-size"
-              />
-            </Flex>
-            <KeysetPagerButtons pager={pager} testPrefix="quarantine" />
           </Flex>
-        </>
-      )}
+        }
+      />
     </section>
   );
 }

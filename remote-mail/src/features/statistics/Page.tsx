@@ -1,5 +1,4 @@
-import { CheckCircleOutlined, DeleteOutlined, InboxOutlined, ReloadOutlined } from '@ant-design/icons';
-import Button from 'antd/es/button';
+import { CheckCircleOutlined, DeleteOutlined, InboxOutlined } from '@ant-design/icons';
 import Card from 'antd/es/card';
 import Col from 'antd/es/col';
 import Flex from 'antd/es/flex';
@@ -15,6 +14,7 @@ import {
   PageError,
   PageHeader,
   PageLoading,
+  ReloadButton,
   retryableLazy,
   toLocalDay,
   useThemeToken,
@@ -90,15 +90,7 @@ export function StatisticsPage() {
       <PageHeader
         title={<span id="statistics-title">{t('statistics.title')}</span>}
         description={t('statistics.description')}
-        extra={
-          <Button
-            icon={<ReloadOutlined aria-hidden spin={stats.isFetching} />}
-            onClick={() => void stats.refetch()}
-            data-testid="statistics-reload"
-          >
-            {t('statistics.reload')}
-          </Button>
-        }
+        extra={<ReloadButton query={stats} label={t('statistics.reload')} testId="statistics-reload" />}
       />
       <Flex wrap gap={12} align="flex-end" style={{ marginBottom: 16 }} data-testid="statistics-controls">
         <Field id={id('range')} label={t('statistics.range')} width={210}>

@@ -49,6 +49,13 @@ const en: typeof common = {
     next: 'Next page',
     page: 'Page {{page}}',
   },
-  filters: { clear: 'Clear “{{field}}”' },
+  filters: {
+    clear: 'Clear “{{field}}”',
+    reset: 'Reset filters',
+    more: 'More filters',
+    more_active_one: 'More filters ({{count}} active)',
+    more_active_other: 'More filters ({{count}} active)',
+    fewer: 'Fewer filters',
+  },
 };
 export default en;

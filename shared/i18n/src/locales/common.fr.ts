@@ -51,6 +51,13 @@ const common = {
     next: 'Page suivante',
     page: 'Page {{page}}',
   },
-  filters: { clear: 'Effacer «\u00a0{{field}}\u00a0»' },
+  filters: {
+    clear: 'Effacer «\u00a0{{field}}\u00a0»',
+    reset: 'Réinitialiser les filtres',
+    more: 'Plus de filtres',
+    more_active_one: 'Plus de filtres ({{count}} actif)',
+    more_active_other: 'Plus de filtres ({{count}} actifs)',
+    fewer: 'Moins de filtres',
+  },
 };
 export default common;
