@@ -325,7 +325,7 @@ test('History: the actions with their results and links, filtered by action, sco
     line(owner, 'release', m(6), 'failure'),
   ];
   // Their account's creation (by the CLI) is theirs to read too (issue 16: changes to one's account).
-  const accountLine = ['cli', 'Création d’utilisateur', `Utilisateur : ${owner.email}`, 'Succès'].join(' | ');
+  const accountLine = ['cli', 'Création d’utilisateur', `Utilisateur\u00a0: ${owner.email}`, 'Succès'].join(' | ');
   const history = page.getByTestId('history-page');
   await shownHistory(page, () => signInQuick(page, owner, '/history'));
   await expect(history.getByRole('heading', { name: 'Historique' })).toBeVisible();
