@@ -1,5 +1,6 @@
 import { createTestEnv, postgresOnly, type TestEnv } from '../test/helpers'; // first: it makes jest able to load kysely
-import { CompiledQuery, sql, type Compilable, type RawBuilder } from 'kysely';
+import { sql, type Compilable, type RawBuilder } from 'kysely';
+import { explainQuery, type PlanNode } from '../test/query-plan';
 import { loadConfig } from '../config';
 import { newId } from '../lib/ids';
 import { listHistoryQuery, readerKey } from '../modules/history/history.repository';
@@ -167,50 +168,9 @@ afterAll(async () => {
   await env.cleanup();
 });
 
-interface PlanNode {
-  type: string;
-  relation?: string;
-  index?: string;
-  cond?: string;
-}
-
-const isRawBuilder = (q: unknown): q is RawBuilder<unknown> => (q as RawBuilder<unknown>).isRawBuilder === true;
-
-/**
- * The plan of a query: SQLite's EXPLAIN QUERY PLAN lines, or PostgreSQL's JSON plan flattened.
- * PostgreSQL: with enable_seqscan off unless `planner: 'default'`.
- */
-async function explain(
-  query: Compilable | RawBuilder<unknown>,
-  options: { planner?: 'default' | 'no-seqscan' } = {},
-): Promise<{ text: string; nodes: PlanNode[]; conds: string[] }> {
-  const compiled = isRawBuilder(query) ? query.compile(handle.db) : query.compile();
-  if (handle.dialect === 'sqlite') {
-    const { rows } = await handle.db.executeQuery<{ detail: string }>(
-      CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-    );
-    return { text: rows.map((r) => r.detail).join('\n'), nodes: [], conds: [] };
-  }
-  const { rows } = await handle.db.transaction().execute(async (trx) => {
-    if (options.planner !== 'default') await sql`set local enable_seqscan = off`.execute(trx);
-    return trx.executeQuery<{ 'QUERY PLAN': [{ Plan: Record<string, unknown> }] }>(
-      CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]),
-    );
-  });
-  const nodes: PlanNode[] = [];
-  const walk = (p: Record<string, unknown>) => {
-    nodes.push({
-      type: p['Node Type'] as string,
-      relation: p['Relation Name'] as string | undefined,
-      index: p['Index Name'] as string | undefined,
-      cond: p['Index Cond'] as string | undefined,
-    });
-    for (const child of (p.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
-  };
-  walk(rows[0]!['QUERY PLAN'][0].Plan);
-  if (process.env.QC_DEBUG_PLANS) console.log(compiled.sql, JSON.stringify(nodes));
-  return { text: JSON.stringify(nodes), nodes, conds: nodes.flatMap((n) => (n.cond ? [n.cond] : [])) };
-}
+/** PostgreSQL: with enable_seqscan off unless `planner: 'default'`. */
+const explain = (query: Compilable | RawBuilder<unknown>, options: { planner?: 'default' | 'no-seqscan' } = {}) =>
+  explainQuery(handle, query, options.planner ?? 'no-seqscan');
 
 const BIG_TABLES = /^(quarantine_messages|quarantine_recipients|history|history_audience|quarantine_daily)$/;
 

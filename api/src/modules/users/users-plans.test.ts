@@ -1,5 +1,6 @@
 import { createTestEnv, type TestEnv } from '../../test/helpers'; // first: it makes jest able to load kysely
-import { CompiledQuery, sql, type Compilable } from 'kysely';
+import { sql, type Compilable } from 'kysely';
+import { explainQuery, type PlanNode } from '../../test/query-plan';
 import { loadConfig } from '../../config';
 import { openMigratedDatabase, type DatabaseHandle } from '../../db/database';
 import { newId } from '../../lib/ids';
@@ -73,39 +74,8 @@ afterAll(async () => {
   await env.cleanup();
 });
 
-interface PlanNode {
-  type: string;
-  relation?: string;
-  index?: string;
-}
-
-/** SQLite's EXPLAIN QUERY PLAN lines, or PostgreSQL's JSON plan flattened. */
-async function explain(query: Compilable, planner: 'default' | 'no-seqscan' = 'default') {
-  const compiled = query.compile();
-  if (handle.dialect === 'sqlite') {
-    const { rows } = await handle.db.executeQuery<{ detail: string }>(
-      CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-    );
-    return { text: rows.map((r) => r.detail).join('\n'), nodes: [] as PlanNode[] };
-  }
-  const { rows } = await handle.db.transaction().execute(async (trx) => {
-    if (planner === 'no-seqscan') await sql`set local enable_seqscan = off`.execute(trx);
-    return trx.executeQuery<{ 'QUERY PLAN': [{ Plan: Record<string, unknown> }] }>(
-      CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]),
-    );
-  });
-  const nodes: PlanNode[] = [];
-  const walk = (p: Record<string, unknown>) => {
-    nodes.push({
-      type: p['Node Type'] as string,
-      relation: p['Relation Name'] as string | undefined,
-      index: p['Index Name'] as string | undefined,
-    });
-    for (const child of (p.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
-  };
-  walk(rows[0]!['QUERY PLAN'][0].Plan);
-  return { text: JSON.stringify(nodes), nodes };
-}
+const explain = (query: Compilable, planner: 'default' | 'no-seqscan' = 'default') =>
+  explainQuery(handle, query, planner);
 
 const sqlite = () => handle.dialect === 'sqlite';
 /** The e-mail's unique index: SQLite names it after the table, PostgreSQL after the constraint. */
