@@ -10,7 +10,7 @@ import { atomically, isSqlite } from './migration-helpers';
 // - user_invitations: the links e-mailed to them (HMAC of the token; single use, expiring).
 // - history: administration and security events beside the mail actions, so `email_id` may be
 //   null and a row may name a user or domain (`target_*`) and the fields it changed.
-const HISTORY_ACTIONS_0013 = [
+export const HISTORY_ACTIONS_0013 = [
   'download',
   'release',
   'delete',
@@ -29,7 +29,7 @@ const HISTORY_ACTIONS_0013 = [
   'mfa_disabled',
   'password_changed',
 ];
-const actionCheck = (actions: string[]) => sql.raw(`action in (${actions.map((a) => `'${a}'`).join(', ')})`);
+export const actionCheck = (actions: string[]) => sql.raw(`action in (${actions.map((a) => `'${a}'`).join(', ')})`);
 
 async function createHistoryIndexes(db: Kysely<unknown>) {
   await db.schema.createIndex('history_date').on('history').columns(['created_at desc', 'id desc']).execute();
@@ -41,7 +41,7 @@ async function createHistoryIndexes(db: Kysely<unknown>) {
 }
 
 /** SQLite cannot alter a column's NOT NULL or a CHECK: the table is copied into its new shape. */
-async function rebuildSqliteHistory(db: Kysely<unknown>, actions: string[], withTargets: boolean) {
+export async function rebuildSqliteHistory(db: Kysely<unknown>, actions: string[], withTargets: boolean) {
   let table = db.schema
     .createTable('history_next')
     .addColumn('id', 'text', (c) => c.primaryKey())

@@ -11,6 +11,7 @@ import { m0010_envelope_to } from './migration-0010-envelope-to';
 import { m0011_retention_index } from './migration-0011-retention-index';
 import { m0012_history_audience } from './migration-0012-history-audience';
 import { m0013_administration } from './migration-0013-administration';
+import { m0014_rspamd_rules } from './migration-0014-rspamd-rules';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -239,6 +240,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011_retention_index': m0011_retention_index,
   '0012_history_audience': m0012_history_audience,
   '0013_administration': m0013_administration,
+  '0014_rspamd_rules': m0014_rspamd_rules,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

@@ -1,4 +1,4 @@
-import type { HistoryAction, Role } from '@qc/contracts';
+import type { HistoryAction, HistoryTargetKind, Role } from '@qc/contracts';
 
 /**
  * Row types of every table. Timestamps are epoch milliseconds (integers in both dialects, so
@@ -157,7 +157,7 @@ export interface HistoryTable {
   result: 'success' | 'failure';
   code: string | null;
   ip_address: string | null;
-  target_kind: 'user' | 'domain' | null;
+  target_kind: HistoryTargetKind | null;
   target_id: string | null;
   /** The target's e-mail or name when the row was written. */
   target_label: string | null;
@@ -291,6 +291,68 @@ export interface RateLimitsTable {
   window_ends_at: number;
 }
 
+/** Issue 17: a filter of one family (migration 0014). */
+export interface RspamdFiltersTable {
+  id: string;
+  type: 'domains' | 'ips' | 'users' | 'special';
+  value: string;
+  pattern_type: 'exact' | 'wildcard' | 'regex' | 'cidr';
+  action: 'reject' | 'accept' | 'add_header' | 'quarantine';
+  description: string;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+  created_by_id: string | null;
+  /** The creator's e-mail as it was (kept when the account is deleted). */
+  created_by_email: string | null;
+}
+
+/** A control-panel filter: envelope sender → recipient pair; owner null = system. */
+export interface ApanelFiltersTable {
+  id: string;
+  owner_id: string | null;
+  from_pattern: string;
+  to_pattern: string;
+  action: 'reject' | 'accept' | 'add_header' | 'discard' | 'quarantine';
+  description: string;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+  created_by_id: string | null;
+  created_by_email: string | null;
+}
+
+/** A system rule: every non-null pattern must match (at least one is set). */
+export interface SystemRulesTable {
+  id: string;
+  name: string;
+  from_pattern: string | null;
+  subject_pattern: string | null;
+  to_pattern: string | null;
+  ip_pattern: string | null;
+  action: 'reject' | 'add_header' | 'greylist' | 'soft_reject' | 'accept';
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+  created_by_id: string | null;
+  created_by_email: string | null;
+}
+
+/** One row per list Rspamd fetches (RSPAMD_LISTS): bumped in the transaction of every change. */
+export interface RspamdListsTable {
+  name: string;
+  version: number;
+  changed_at: number;
+}
+
+/** Per map served to Rspamd: when it was last fetched and the list version it then got. */
+export interface RspamdMapFetchesTable {
+  map: string;
+  list: string;
+  fetched_at: number;
+  version: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_invitations: UserInvitationsTable;
@@ -312,4 +374,9 @@ export interface Database {
   feedback: FeedbackTable;
   feedback_images: FeedbackImagesTable;
   rate_limits: RateLimitsTable;
+  rspamd_filters: RspamdFiltersTable;
+  apanel_filters: ApanelFiltersTable;
+  system_rules: SystemRulesTable;
+  rspamd_lists: RspamdListsTable;
+  rspamd_map_fetches: RspamdMapFetchesTable;
 }

@@ -14,6 +14,10 @@ export const ADMIN_ACTIONS = [
   'domain_create',
   'domain_update',
   'domain_delete',
+  // Issue 17: Rspamd filters, control-panel filters and system rules (target kind says which).
+  'filter_create',
+  'filter_update',
+  'filter_delete',
 ] as const;
 /** Security events of an account (also structured log lines): read by admins and the account's domain_admin. */
 export const SECURITY_ACTIONS = [
@@ -37,6 +41,11 @@ export type HistoryCategory = z.infer<typeof HistoryCategory>;
 export const HistoryAction = z.enum(HISTORY_ACTIONS);
 export type HistoryAction = z.infer<typeof HistoryAction>;
 
+/** What an administration row is about: a user, a domain, or an Rspamd rule of one of the three kinds. */
+export const HISTORY_TARGET_KINDS = ['user', 'domain', 'filter', 'apanel_filter', 'system_rule'] as const;
+export const HistoryTargetKind = z.enum(HISTORY_TARGET_KINDS);
+export type HistoryTargetKind = z.infer<typeof HistoryTargetKind>;
+
 export const HistoryEntry = z.object({
   id: z.string(),
   date: z.string(),
@@ -51,7 +60,7 @@ export const HistoryEntry = z.object({
    * may name a user or domain deleted since) and its e-mail or name as it was then. Null for mail
    * actions.
    */
-  target: z.object({ kind: z.enum(['user', 'domain']), id: z.string().nullable(), label: z.string() }).nullable(),
+  target: z.object({ kind: HistoryTargetKind, id: z.string().nullable(), label: z.string() }).nullable(),
   /** Names of the fields an update changed (never their values: no secret reaches the trail). */
   changes: z.array(z.string()).nullable(),
   /**

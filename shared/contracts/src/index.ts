@@ -18,3 +18,4 @@ export * from './bulk';
 export * from './statistics';
 export * from './admin-users';
 export * from './domains';
+export * from './rspamd';

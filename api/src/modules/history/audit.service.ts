@@ -1,4 +1,4 @@
-import type { Role } from '@qc/contracts';
+import type { HistoryTargetKind, Role } from '@qc/contracts';
 import type { DbExecutor } from '../../db/database';
 import type { HistoryTable } from '../../db/schema';
 import type { AuthContext } from '../auth/auth.service';
@@ -16,7 +16,7 @@ export interface AuditActor {
 
 /** What an administration change or a security event was about. */
 export interface AuditTarget {
-  kind: 'user' | 'domain';
+  kind: HistoryTargetKind;
   id: string | null;
   /** The user's e-mail or the domain's name, kept as it was. */
   label: string;
