@@ -13,6 +13,13 @@
 // also has a lower priority number than default-priority plugins, so it runs first whatever the
 // order of the queue plugins in that list.
 //
+// The console's rules (filters, control-panel filters, system rules) force Rspamd actions that
+// haraka-plugin-rspamd does not carry out (lib/forced.js): at `data_post` (after the rspamd plugin)
+// a forced reject is answered 550 5.7.1, a soft reject 451 4.7.1, a greylist 451 4.7.1 until the
+// sender retries after [greylist] window (lib/greylist.js), add_header adds `X-Spam: Yes`; at
+// `queue` a forced quarantine takes the quarantine path, discard is accepted (250) and dropped,
+// accept/add_header/greylist (waited out) are delivered whatever the score.
+//
 // At the `rcpt` hook (in place of rcpt_to.in_host_list) it accepts mail only for the console's
 // domains (GET <url>/api/mailstack/domains/, polled; lib/domain-list.js), refuses the rest with a
 // 5xx (4xx while the api fails), and uses config/host_list only until the api has answered once
@@ -27,8 +34,13 @@ const { buildMeta } = require('./lib/meta');
 const { postIngest, storedId } = require('./lib/ingest');
 const { toALabel } = require('./lib/domains');
 const { DomainList } = require('./lib/domain-list');
+const { forcedAction, queueDecision, ruleNames } = require('./lib/forced');
+const { Greylist } = require('./lib/greylist');
+const { address } = require('./lib/meta');
 
 const QUEUE_PRIORITY = -10;
+// After haraka-plugin-rspamd's data_post (default priority 0), which stores the verdict.
+const DATA_POST_PRIORITY = 10;
 const TEMPFAIL_TEXT = 'Temporary failure storing message, try again later';
 
 exports.register = function () {
@@ -45,6 +57,7 @@ exports.register = function () {
   });
   this.domain_list.loadStateFile();
   this.register_hook('queue', 'quarantine_or_pass', QUEUE_PRIORITY);
+  this.register_hook('data_post', 'enforce_forced_action', DATA_POST_PRIORITY);
   this.register_hook('rcpt', 'accept_console_domains');
 };
 
@@ -89,6 +102,8 @@ exports.load_qconsole_ini = function ({ startup = false } = {}) {
     const ini = this.config.get('qconsole.ini', { booleans: [] }, () => this.load_qconsole_ini());
     this.settings = parseSettings(ini, process.env);
     this.settings_error = null;
+    if (this.greylist) this.greylist.configure(this.settings.greylist);
+    else this.greylist = new Greylist(this.settings.greylist);
   } catch (err) {
     // At start-up a bad file stops Haraka (fail closed). A bad edit later (this runs from the
     // config watcher, where a throw would kill Haraka) defers every message that needs
@@ -171,6 +186,67 @@ exports.accept_console_domains = function (next, connection, params) {
   }
 };
 
+/**
+ * data_post, after the rspamd plugin: the forced actions answered at the end of DATA (a DSN's code
+ * is kept there; at the queue hook Haraka would turn any 4xx into 450). Anything else continues.
+ * An exception answers 4xx: a rule that should have refused the mail never lets it through.
+ */
+exports.enforce_forced_action = function (next, connection) {
+  let called = false;
+  const done = (code, msg) => {
+    if (called) return;
+    called = true;
+    next(code, msg);
+  };
+  try {
+    const txn = connection.transaction;
+    if (!txn) return done();
+    const forced = forcedAction(txn.results.get('rspamd'));
+    if (!forced) return done();
+    const rules = ruleNames(forced);
+    // Rspamd's message, naming the rules unless it does already (rspamd.lua names them for soft reject).
+    const withRules = (text) => (forced.tokens.some((t) => text.includes(t)) ? text : `${text} (${rules})`);
+    const note = (result, line) => {
+      txn.results.add(this, { ...result, rules: forced.tokens });
+      connection.loginfo(this, line);
+    };
+    if (forced.action === 'reject') {
+      note({ fail: 'forced:reject' }, `rejected by ${rules}`);
+      return done(DENY, DSN.sec_unauthorized(withRules(forced.message || 'Refused by local policy'), 550));
+    }
+    if (forced.action === 'soft_reject') {
+      note({ msg: 'forced:soft_reject' }, `deferred by ${rules}`);
+      return done(DENYSOFT, DSN.sec_unauthorized(withRules(forced.message || 'Deferred by local policy'), 451));
+    }
+    if (forced.action === 'greylist') {
+      const { pass, waitMs } = this.greylist.check({
+        ip: connection.remote?.ip,
+        sender: address(txn.mail_from),
+        recipients: (txn.rcpt_to ?? []).map(address),
+      });
+      if (pass) {
+        note({ pass: 'greylist' }, `greylisted by ${rules}: retried after the window, delivered`);
+        return done();
+      }
+      note({ msg: 'forced:greylist' }, `greylisted by ${rules}: deferred, retry in ${Math.ceil(waitMs / 1000)} s`);
+      return done(DENYSOFT, DSN.sec_unauthorized(`Greylisted, try again later (${rules})`, 451));
+    }
+    if (forced.action === 'add_header') {
+      txn.remove_header('X-Spam');
+      txn.add_header('X-Spam', 'Yes');
+      note({ msg: 'forced:add_header' }, `X-Spam header added by ${rules}`);
+    }
+    return done();
+  } catch (err) {
+    try {
+      connection.logerror(this, `forced action failed: ${err?.stack ?? err}`);
+    } catch {
+      /* logging must not change the answer */
+    }
+    done(DENYSOFT, this.tempfail());
+  }
+};
+
 exports.quarantine_or_pass = function (next, connection) {
   let called = false;
   const done = (code, msg) => {
@@ -192,7 +268,13 @@ exports.quarantine_or_pass = function (next, connection) {
     const txn = connection.transaction;
     if (!txn) return defer('no transaction');
     const verdict = txn.results.get('rspamd');
-    const decision = decide(verdict, this.settings);
+    const decision = queueDecision(forcedAction(verdict)) ?? decide(verdict, this.settings);
+    if (decision.kind === 'discard') {
+      // Accepted and dropped: the sender sees 250, nothing is delivered; the log keeps the rule.
+      txn.results.add(this, { pass: 'discarded', msg: decision.reason });
+      connection.loginfo(this, `discarded (${decision.reason}): accepted, not delivered`);
+      return done(OK, 'Message accepted');
+    }
     if (decision.kind === 'pass') {
       txn.results.add(this, { msg: `pass: ${decision.reason}` });
       connection.loginfo(this, `not quarantined (${decision.reason})`);

@@ -24,6 +24,7 @@ const { startSink } = require('./lib/sink');
 const HARAKA_CONFIG = path.join(__dirname, 'haraka', 'config');
 const RSPAMD_LOCAL = path.join(__dirname, 'rspamd', 'local.d');
 const RSPAMD_LOOPBACK = path.join(__dirname, 'rspamd', 'loopback');
+const DEBIAN_RSPAMD = '/etc/rspamd';
 const APT_PACKAGES = ['rspamd', 'redis-server'];
 const RSPAMD_USER = '_rspamd';
 const GTUBE = 'XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X';
@@ -123,7 +124,7 @@ function packageDir(name) {
 
 // override.d of the loopback stack: hermetic and fast to start. (Written from here, not shipped as
 // .inc files: those would be formatted as HTML by the repository's prettier.)
-const RSPAMD_OPTIONS = `# Loopback stack (tests, local runs): hermetic and fast to start.
+const rspamdOptions = (mapWatchSeconds) => `# Loopback stack (tests, local runs): hermetic and fast to start.
 # DNS only to 127.0.0.1:53, where nothing listens: lookups fail at once instead of leaving the host.
 dns {
   nameserver = ["127.0.0.1:53"];
@@ -131,8 +132,8 @@ dns {
   sockets = 4;
   retransmits = 1;
 }
-# Poll HTTP/file maps often (default 5min): a map change shows in ~3-6 s.
-map_watch_interval = 1s;
+# Poll HTTP/file maps often (default 5min): a map change shows in ~3-6 s at 1 s.
+map_watch_interval = ${mapWatchSeconds}s;
 # The C filters without dkim and fuzzy_check (both network).
 filters = "chartable,regexp";
 # A tiny public-suffix list: a cold start compiles it in ~1-2 s instead of 11-29 s for the full
@@ -140,14 +141,76 @@ filters = "chartable,regexp";
 url_tld = "$LOCAL_CONFDIR/tld-small.dat";
 `;
 const RSPAMD_LOGGING = 'type = "console";\nlevel = "info";\nsystemd = false;\ncolor = false;\n';
+// Rspamd keeps the HTTP maps it fetched (and their compiled regexes) in maps_cache_dir, /var/lib/rspamd
+// by default whatever DBDIR says: keep them in this run's DBDIR, so no run starts with another's rules.
+const RSPAMD_CACHE_DIRS = 'maps_cache_dir = "${DBDIR}";\nhs_cache_dir = "${DBDIR}";\n';
 
-function writeRspamdConfig(confDir, { normalPort, controllerPort, redisPort, passwordHash }) {
+/**
+ * Rspamd fetches some maps from https://maps.rspamd.com at every start (Debian's modules.d:
+ * multimap's freemail/disposable rules, mime_types, mid). The loopback stack loads nothing from
+ * outside the machine: override.d points each at a local file instead (Debian's own copy where it
+ * ships one, else an empty map). The multimap rules are read from Debian's file and written back
+ * with only their map changed.
+ */
+function writeHermeticOverrides(confDir) {
+  const empty = path.join(confDir, 'empty.map');
+  fs.writeFileSync(empty, '# loopback stack: no map from the network\n');
+  const override = (name, text) => fs.writeFileSync(path.join(confDir, 'override.d', name), text);
+  let debianMultimap = '';
+  try {
+    debianMultimap = fs.readFileSync(path.join(DEBIAN_RSPAMD, 'modules.d', 'multimap.conf'), 'utf8');
+  } catch {
+    /* no Debian multimap file: nothing to override */
+  }
+  const rules = [];
+  for (const m of debianMultimap.matchAll(/^\s*([A-Za-z0-9_]+)\s*\{([^{}]*)\}/gm)) {
+    if (!/map\s*=\s*"https?:\/\//.test(m[2])) continue;
+    rules.push(`${m[1]} {${m[2].replace(/map\s*=\s*"https?:\/\/[^"]*"/, `map = "${empty}"`)}}\n`);
+  }
+  override('multimap.conf', `# loopback stack: Debian's network maps, made local\n${rules.join('')}`);
+  override('mime_types.conf', `file = ["${path.join(DEBIAN_RSPAMD, 'maps.d', 'mime_types.inc')}"];\n`);
+  override('mid.conf', `source {\n  url = ["${path.join(DEBIAN_RSPAMD, 'maps.d', 'mid.inc')}"];\n}\n`);
+}
+
+/** The map names local.d asks ${QC_MAPS_URL} for (multimap.conf and rspamd.lua). */
+function qconsoleMapNames() {
+  const names = new Set();
+  const multimap = fs.readFileSync(path.join(RSPAMD_LOCAL, 'multimap.conf'), 'utf8');
+  for (const m of multimap.matchAll(/\$\{QC_MAPS_URL\}\/([A-Za-z0-9._-]+)"/g)) names.add(m[1]);
+  const lua = fs.readFileSync(path.join(RSPAMD_LOCAL, 'rspamd.lua'), 'utf8');
+  for (const m of lua.matchAll(/base \.\. '\/([A-Za-z0-9._-]+)'/g)) names.add(m[1]);
+  return [...names];
+}
+
+/**
+ * QC_MAPS_URL for rspamd's command line: the console's map URL with the secret as basic auth; with
+ * no secret, a local folder of empty maps (the console's rules are then off, and nothing fails).
+ */
+function mapsUrl(confDir, { url, token }) {
+  if (token) {
+    const u = new URL(url);
+    u.username = 'rspamd';
+    u.password = token;
+    return u.href.replace(/\/+$/, '');
+  }
+  const dir = path.join(confDir, 'qc-maps-off');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const name of qconsoleMapNames()) {
+    const body = name.endsWith('.json')
+      ? '{"qconsole": "off", "version": 0, "filters": [], "rules": []}\n'
+      : "# qconsole: no maps secret given, the console's rules are off\n";
+    fs.writeFileSync(path.join(dir, name), body);
+  }
+  return `file://${dir}`;
+}
+
+function writeRspamdConfig(confDir, { normalPort, controllerPort, redisPort, passwordHash, mapWatchSeconds = 1 }) {
   copyDir(RSPAMD_LOCAL, path.join(confDir, 'local.d'));
   copyDir(path.join(RSPAMD_LOOPBACK, 'local.d'), path.join(confDir, 'local.d'));
   fs.mkdirSync(path.join(confDir, 'override.d'), { recursive: true });
   fs.copyFileSync(path.join(RSPAMD_LOOPBACK, 'tld-small.dat'), path.join(confDir, 'tld-small.dat'));
   const o = (name, text) => fs.writeFileSync(path.join(confDir, 'override.d', name), text);
-  o('options.inc', RSPAMD_OPTIONS);
+  o('options.inc', rspamdOptions(mapWatchSeconds) + RSPAMD_CACHE_DIRS);
   o('logging.inc', RSPAMD_LOGGING);
   o('worker-normal.inc', `bind_socket = "${HOST}:${normalPort}";\ncount = 1;\n`);
   o(
@@ -159,6 +222,7 @@ function writeRspamdConfig(confDir, { normalPort, controllerPort, redisPort, pas
   );
   o('worker-proxy.inc', '# not used: Haraka talks to the normal worker\ncount = -1;\n');
   o('redis.conf', `servers = "${HOST}:${redisPort}";\n`);
+  writeHermeticOverrides(confDir);
 }
 
 /**
@@ -167,8 +231,12 @@ function writeRspamdConfig(confDir, { normalPort, controllerPort, redisPort, pas
  * writeHarakaDir('/haraka/app', { listen: '[::0]:25', rspamd: { host: 'rspamd', port: 11333 }, nextHop: 'mx:25' }).
  * `domains` go to host_list: only the fallback until the plugin has the console's list once.
  * `domainsRefresh`: seconds between the plugin's polls of that list ([domains] refresh).
+ * `greylistWindow`: seconds before a greylisted sender's retry is accepted ([greylist] window).
  */
-function writeHarakaDir(harakaDir, { listen, rspamd, nextHop, domains, domainsRefresh, linkPlugins = true }) {
+function writeHarakaDir(
+  harakaDir,
+  { listen, rspamd, nextHop, domains, domainsRefresh, greylistWindow, linkPlugins = true },
+) {
   const config = path.join(harakaDir, 'config');
   const hop = parseHostPort(nextHop, 'nextHop');
   copyDir(HARAKA_CONFIG, config);
@@ -184,6 +252,10 @@ function writeHarakaDir(harakaDir, { listen, rspamd, nextHop, domains, domainsRe
     if (!(Number(domainsRefresh) >= 0.1))
       throw new Error(`domainsRefresh must be seconds (>= 0.1), got ${domainsRefresh}`);
     editFile(path.join(config, 'qconsole.ini'), (t) => setIni(t, 'domains', 'refresh', String(Number(domainsRefresh))));
+  }
+  if (greylistWindow !== undefined) {
+    if (!(Number(greylistWindow) >= 1)) throw new Error(`greylistWindow must be seconds (>= 1), got ${greylistWindow}`);
+    editFile(path.join(config, 'qconsole.ini'), (t) => setIni(t, 'greylist', 'window', String(Number(greylistWindow))));
   }
   fs.mkdirSync(path.join(harakaDir, 'queue'), { recursive: true });
   fs.mkdirSync(path.join(harakaDir, 'plugins'), { recursive: true });
@@ -221,6 +293,12 @@ async function rspamdCanary(url) {
  * @param {string[]} [opts.domains]     host_list: the domains Haraka accepts until the console's list
  *                                      arrives (default example.com/.org/.net)
  * @param {number} [opts.domainsRefresh=10] seconds between the plugin's polls of the console's domains
+ * @param {{url?: string, token?: string}|false} [opts.maps] where Rspamd fetches the console's rules
+ *   (default url <apiUrl>/api/rspamd/maps, token QC_RSPAMD_MAPS_TOKEN); false or no token: local
+ *   empty maps (the console's rules are off)
+ * @param {number} [opts.mapWatchInterval=1] Rspamd's map_watch_interval, seconds (compose uses 5)
+ * @param {number} [opts.greylistWindow] seconds a greylisted sender must wait before its retry is
+ *   accepted (haraka-plugin-qconsole [greylist] window; default 300)
  * @param {boolean} [opts.install=false] apt-get install rspamd/redis-server when missing (root)
  * @param {(name: string, line: string) => void} [opts.onLog] every log line of the daemons
  * @param {number} [opts.readyTimeoutMs=90000]
@@ -261,13 +339,23 @@ async function startMailStack(opts = {}) {
   const normalPort = await freePort();
   const controllerPort = await freePort();
   const rspamdPassword = opts.rspamdPassword || crypto.randomBytes(12).toString('hex');
+  const maps =
+    opts.maps === false
+      ? { url: null, token: null }
+      : {
+          url: (opts.maps?.url || `${apiUrl.replace(/\/+$/, '')}/api/rspamd/maps`).replace(/\/+$/, ''),
+          token: opts.maps?.token ?? process.env.QC_RSPAMD_MAPS_TOKEN ?? null,
+        };
   const passwordHash = execFileSync(bins.rspamadm, ['pw', '-p', rspamdPassword]).toString().trim();
 
   // Redis: no persistence, loopback only.
   const redisDir = dir('redis');
   // Rspamd: Debian's /etc/rspamd/rspamd.conf with our LOCAL_CONFDIR; state dirs owned by _rspamd.
   const rspamdConf = dir('rspamd', 'conf');
-  writeRspamdConfig(rspamdConf, { normalPort, controllerPort, redisPort, passwordHash });
+  const mapWatchSeconds = opts.mapWatchInterval ?? 1;
+  if (!(Number(mapWatchSeconds) > 0)) throw new Error(`mapWatchInterval must be seconds, got ${mapWatchSeconds}`);
+  writeRspamdConfig(rspamdConf, { normalPort, controllerPort, redisPort, passwordHash, mapWatchSeconds });
+  const qcMapsUrl = mapsUrl(rspamdConf, maps);
   const rspamdState = ['db', 'run', 'log'].map((d) => dir('rspamd', d));
   if (root) {
     const { uid, gid } = rspamdIds();
@@ -281,6 +369,7 @@ async function startMailStack(opts = {}) {
     nextHop,
     domains: opts.domains,
     domainsRefresh: opts.domainsRefresh,
+    greylistWindow: opts.greylistWindow,
   });
   const harakaBin = path.join(packageDir('Haraka'), 'bin', 'haraka');
 
@@ -315,6 +404,7 @@ async function startMailStack(opts = {}) {
         `--var=DBDIR=${rspamdState[0]}`,
         `--var=RUNDIR=${rspamdState[1]}`,
         `--var=LOGDIR=${rspamdState[2]}`,
+        `--var=QC_MAPS_URL=${qcMapsUrl}`,
       ],
       cwd: runDir,
       env: process.env,
@@ -356,6 +446,8 @@ async function startMailStack(opts = {}) {
       apiUrl,
       nextHop,
       rspamd: { url: rspamdUrl, controllerUrl, password: rspamdPassword },
+      /** Where Rspamd fetches the console's rules (without the secret); null: local empty maps. */
+      maps: { url: maps.token ? maps.url : null },
       redis: { host: HOST, port: redisPort },
       runDir,
       logs,

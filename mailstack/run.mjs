@@ -7,6 +7,8 @@
 // Environment (see README.md):
 //   QC_API_URL               console base URL (default http://127.0.0.1:8080)
 //   QC_INGEST_TOKEN          the console's service token (required)
+//   QC_RSPAMD_MAPS_TOKEN     the console's maps secret: Rspamd fetches its rules (unset: rules off)
+//   QC_MAILSTACK_GREYLIST_WINDOW  seconds a greylisted sender waits before its retry passes (default 300)
 //   QC_MAILSTACK_SMTP_PORT   Haraka's port on 127.0.0.1 (default 2525)
 //   QC_MAILSTACK_NEXT_HOP    host:port that clean mail goes to (default: a built-in sink)
 //   QC_MAILSTACK_SINK_PORT   the built-in sink's port when there is no next hop (default 2526)
@@ -41,6 +43,10 @@ if (!env.QC_INGEST_TOKEN) {
   );
 }
 if (!Number.isInteger(smtpPort) || smtpPort < 1 || smtpPort > 65535) fail(`bad QC_MAILSTACK_SMTP_PORT: ${smtpPort}`);
+const greylistWindow = env.QC_MAILSTACK_GREYLIST_WINDOW ? Number(env.QC_MAILSTACK_GREYLIST_WINDOW) : undefined;
+if (greylistWindow !== undefined && !(greylistWindow >= 1)) {
+  fail(`bad QC_MAILSTACK_GREYLIST_WINDOW: ${env.QC_MAILSTACK_GREYLIST_WINDOW} (seconds, at least 1)`);
+}
 
 let sink = null;
 let stack = null;
@@ -97,6 +103,8 @@ try {
     runDir,
     rspamdPassword: env.QC_MAILSTACK_RSPAMD_PASSWORD || undefined,
     domains: env.QC_MAILSTACK_DOMAINS ? env.QC_MAILSTACK_DOMAINS.split(',').map((d) => d.trim()) : undefined,
+    maps: { url: `${apiUrl}/api/rspamd/maps`, token: env.QC_RSPAMD_MAPS_TOKEN || undefined },
+    greylistWindow,
     install: true,
     onLog: (name, line) => {
       if (name === 'haraka' || name === 'mailstack' || verbose) say(`[${name}] ${line}`);
@@ -114,6 +122,11 @@ say(`  SMTP (Haraka)   127.0.0.1:${stack.smtpPort}   spam → ${apiUrl}/api/quar
 say(`  next hop        ${stack.nextHop.host}:${stack.nextHop.port}${sink ? ` (built-in sink: ${sinkDir})` : ''}`);
 say(`  Rspamd          ${stack.rspamd.url} (scanner), ${stack.rspamd.controllerUrl} (controller)`);
 say(`                  controller password: ${stack.rspamd.password}`);
+say(
+  stack.maps.url
+    ? `  console rules   Rspamd polls ${stack.maps.url}/<map> (QC_RSPAMD_MAPS_TOKEN)`
+    : '  console rules   off: QC_RSPAMD_MAPS_TOKEN is unset (set it here and in the console)',
+);
 say(`  Redis           127.0.0.1:${stack.redis.port}`);
 say(`  logs            ${stack.runDir}/logs`);
 say('');

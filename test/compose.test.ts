@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createAllowList } from '../api/src/modules/rspamd-maps/maps.service';
 import { consoleCsp } from '../api/src/modules/web/csp';
 
 // Docker has no engine on the machines that run the tests (DESIGN §2), so docker-compose.yml is
@@ -308,6 +309,39 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  test('Rspamd fetches the console rules from the api; nothing else may (not the host proxy, not outside)', () => {
+    const rspamd = obj(services.rspamd);
+    const apiEnv = obj(obj(services.api).environment);
+    const rspamdEnv = obj(rspamd.environment);
+    // One secret, required, given to both; Rspamd carries it in its map URL (Rspamd 3.4 has no other way).
+    expect(String(apiEnv.QC_RSPAMD_MAPS_TOKEN)).toMatch(/^\$\{QC_RSPAMD_MAPS_TOKEN:\?/);
+    expect(String(rspamdEnv.QC_MAPS_URL)).toMatch(
+      /^http:\/\/rspamd:\$\{QC_RSPAMD_MAPS_TOKEN:\?[^}]*\}@api:8080\/api\/rspamd\/maps$/,
+    );
+    expect(readFileSync(path.join(root, 'docker/rspamd/entrypoint.sh'), 'utf8')).toMatch(
+      /^exec rspamd .* "--var=QC_MAPS_URL=\$QC_MAPS_URL"$/m,
+    );
+    expect(obj(obj(rspamd.depends_on).api).condition).toBe('service_healthy');
+    // The allow-list holds the rspamd container's fixed address, outside the range handed out to the
+    // other containers, and not the host proxy's.
+    const ipOf = (name: string) => String(obj(obj(obj(services[name]).networks).qc).ipv4_address);
+    const allowed = createAllowList(String(apiEnv.QC_RSPAMD_MAPS_ALLOW).split(','));
+    expect(allowed(ipOf('rspamd'))).toBe(true);
+    expect(allowed(ipOf('host'))).toBe(false);
+    const ipam = (obj(obj(obj(compose.networks).qc).ipam).config as Obj[])[0]!;
+    const dynamic = createAllowList([String(ipam.ip_range)]);
+    expect(dynamic(ipOf('rspamd'))).toBe(false);
+    expect(createAllowList([String(ipam.subnet)])(ipOf('rspamd'))).toBe(true);
+    // The rules' config reaches the container (local.d is the repository's, mounted as is).
+    expect(rspamd.volumes).toContain('./mailstack/rspamd/local.d:/etc/rspamd/local.d:ro');
+    for (const file of ['multimap.conf', 'rspamd.lua', 'actions.conf']) {
+      expect(existsSync(path.join(root, 'mailstack/rspamd/local.d', file))).toBe(true);
+    }
+    // The host's nginx refuses the path before its /api/ proxy (^~: no regex location either).
+    const conf = readFileSync(path.join(root, 'docker/nginx/host.conf.template'), 'utf8');
+    expect(conf).toMatch(/location \^~ \/api\/rspamd\/maps\/ \{\s*return 404;\s*\}/);
+  });
+
   test('the host proxies the api on the console origin and sets a CSP', () => {
     const host = obj(services.host);
     const args = obj(obj(host.build).args);
@@ -333,6 +367,7 @@ describe('docker-compose.yml', () => {
       absent.map((name) => ({ name, profiles: ['all-remotes'] })),
     );
     expect(obj(services['remote-mail']).profiles).toBeUndefined();
+    expect(obj(services['remote-rspamd']).profiles).toBeUndefined();
   });
 
   test('the remotes files point at the published remote ports', () => {

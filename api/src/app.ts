@@ -26,9 +26,11 @@ import { scheduleJobs } from './modules/jobs/jobs.service';
 import { historyRoutes } from './modules/history/history.routes';
 import { mailstackRoutes } from './modules/mailstack/mailstack.routes';
 import { mfaRoutes } from './modules/mfa/mfa.routes';
+import { rspamdMapsRoutes } from './modules/rspamd-maps/maps.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
 import { quarantineRoutes } from './modules/quarantine/quarantine.routes';
+import { rspamdRoutes } from './modules/rspamd/rspamd.routes';
 import { statisticsRoutes } from './modules/statistics/statistics.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { API_CSP, API_PREFIX, consoleCsp, DOCS_CSP, DOCS_PREFIX } from './modules/web/csp';
@@ -184,6 +186,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           ingest: { type: 'http', scheme: 'bearer', description: 'The service token QC_INGEST_TOKEN (Haraka plugin)' },
+          rspamdMaps: { type: 'http', scheme: 'basic', description: 'Password QC_RSPAMD_MAPS_TOKEN (Rspamd maps)' },
         },
       },
     },
@@ -201,6 +204,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
   await app.register(domainsRoutes, { ctx });
+  await app.register(rspamdRoutes, { ctx });
   await app.register(mfaRoutes, { ctx, reauth });
   await app.register(profileRoutes, { ctx, reauth });
   await app.register(preferencesRoutes, { ctx });
@@ -211,6 +215,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(statisticsRoutes, { ctx });
   await app.register(healthRoutes, { ctx });
   await app.register(mailstackRoutes, { ctx });
+  await app.register(rspamdMapsRoutes, { ctx });
   await app.register(webRoutes, { ctx, remotes });
 
   app.setNotFoundHandler(async (request, reply) => {

@@ -58,6 +58,12 @@ export interface Config {
   retentionBatch: number;
   admin: { email: string | null; password: string | null };
   ingestToken: string | null;
+  /**
+   * The maps Rspamd fetches (GET/HEAD /api/rspamd/maps/<map>): the secret it sends as HTTP basic auth
+   * (null: the maps answer 503), the socket addresses allowed to ask (CIDRs; never X-Forwarded-For),
+   * and the seconds the answer's Expires header lies ahead (Rspamd 3.4 polls again then).
+   */
+  rspamdMaps: { token: string | null; allow: string[]; expiresSeconds: number };
   /** Largest ingest request body (multipart meta + message), bytes. */
   ingestMaxBytes: number;
   smtpUrl: string | null;
@@ -79,13 +85,16 @@ const optional = z.string().optional();
 // An IP, a CIDR, or one of proxy-addr's names (what Fastify's trustProxy understands).
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 function isProxyEntry(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
+  return PROXY_NAMES.has(entry) || isIpOrCidr(entry);
+}
+
+/** An IP or a CIDR (host bits may be set: 10.1.2.3/8 means 10.0.0.0/8). */
+export function isIpOrCidr(entry: string): boolean {
   const [addr = '', bits, ...rest] = entry.split('/');
   const version = isIP(addr);
   if (!version || rest.length) return false;
   if (bits === undefined) return true;
-  const n = Number(bits);
-  return /^\d+$/.test(bits) && n <= (version === 4 ? 32 : 128);
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
 }
 
 function isCronPattern(pattern: string): boolean {
@@ -178,6 +187,21 @@ const EnvSchema = z.object({
     .refine((v) => !/^change.?me/i.test(v), 'must not be a placeholder')
     .optional(),
   QC_INGEST_TOKEN: secret(24).optional(),
+  // Written into the map URL Rspamd fetches (http://rspamd:<token>@api/...): URL-safe characters only.
+  QC_RSPAMD_MAPS_TOKEN: secret(24)
+    .refine((v) => /^[A-Za-z0-9._~-]+$/.test(v), 'may hold only letters, digits and . _ ~ - (it goes into a URL)')
+    .optional(),
+  QC_RSPAMD_MAPS_ALLOW: z
+    .string()
+    .default('127.0.0.1/32,::1/128')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.length > 0 && list.every(isIpOrCidr), 'must be a comma-separated list of IPs or CIDRs'),
+  QC_RSPAMD_MAPS_EXPIRES: int(5, 1, 3600),
   // Haraka's max.bytes (25 MiB) plus the form's overhead.
   QC_INGEST_MAX_BYTES: int(26 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
   QC_SMTP_URL: z
@@ -333,6 +357,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     retentionBatch: e.QC_RETENTION_BATCH,
     admin: { email: e.QC_ADMIN_EMAIL?.toLowerCase() ?? null, password: e.QC_ADMIN_PASSWORD ?? null },
     ingestToken: e.QC_INGEST_TOKEN ?? null,
+    rspamdMaps: {
+      token: e.QC_RSPAMD_MAPS_TOKEN ?? null,
+      allow: e.QC_RSPAMD_MAPS_ALLOW,
+      expiresSeconds: e.QC_RSPAMD_MAPS_EXPIRES,
+    },
     ingestMaxBytes: e.QC_INGEST_MAX_BYTES,
     smtpUrl: e.QC_SMTP_URL ?? null,
     mailFrom: e.QC_MAIL_FROM ?? 'quarantine-console@localhost',

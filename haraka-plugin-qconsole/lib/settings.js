@@ -57,6 +57,19 @@ function parseDomains(d, base, env) {
   };
 }
 
+/** [greylist]: mail a console rule greylisted (lib/greylist.js). */
+function parseGreylist(g) {
+  const maxEntries = Number(text(g.max_entries) || 100000);
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) {
+    throw new Error(`[greylist] max_entries must be a whole number, at least 1: ${g.max_entries}`);
+  }
+  return {
+    windowMs: parseSeconds(g.window, '[greylist] window', 300, 0),
+    lifetimeMs: parseSeconds(g.lifetime, '[greylist] lifetime', 86400, 1),
+    maxEntries,
+  };
+}
+
 function parseThreshold(raw) {
   const s = text(raw).toLowerCase();
   if (s === '' || s === 'off' || s === 'none' || s === 'false') return null;
@@ -73,6 +86,7 @@ function parseSettings(ini, env) {
   const api = ini?.api ?? {};
   const q = ini?.quarantine ?? {};
   const d = ini?.domains ?? {};
+  const g = ini?.greylist ?? {};
   const base = text(api.url) || text(env.QC_API_URL) || DEFAULT_API_URL;
   const timeout = Number(text(api.timeout) || 20);
   if (!Number.isFinite(timeout) || timeout <= 0)
@@ -91,6 +105,7 @@ function parseSettings(ini, env) {
     scoreThreshold: parseThreshold(q.score_threshold === undefined ? 10 : q.score_threshold),
     unscanned,
     domains: parseDomains(d, base, env),
+    greylist: parseGreylist(g),
   };
 }
 

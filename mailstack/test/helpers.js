@@ -33,11 +33,15 @@ function message({ from, to, subject, mid, spam = false }) {
   ].join('\r\n');
 }
 
-/** Sends over SMTP; resolves with the server's final answer ({code, response, uuid}). */
-async function send(port, { from, to, raw }) {
+/**
+ * Sends over SMTP; resolves with the server's final answer ({code, response, uuid}). `localAddress`:
+ * connect from another loopback address (127.0.0.2, ...) to meet IP rules.
+ */
+async function send(port, { from, to, raw, localAddress }) {
   const transport = nodemailer.createTransport({
     host: '127.0.0.1',
     port,
+    localAddress,
     secure: false,
     ignoreTLS: true,
     name: 'client.stack.test',
@@ -194,9 +198,11 @@ async function startIngestStandIn(token) {
 /**
  * The real api (api/src/server.ts: migrate, first admin, listen) on 127.0.0.1 with a temp SQLite
  * data directory; stop() and start() again keep the data. addDomain/deleteDomain change the
- * console's domains in its database directly (what the domain administration does).
+ * console's domains in its database directly (what the domain administration does). With
+ * `mapsToken` it serves the Rspamd maps (QC_RSPAMD_MAPS_TOKEN, Expires `mapsExpires` s ahead); `db` is its
+ * database, `request(method, url, body)` a call signed in as the admin (after login()).
  */
-async function startRealApi({ port, token }) {
+async function startRealApi({ port, token, mapsToken, mapsExpires = 1 }) {
   const { loadConfig } = require('../../api/src/config');
   const { startServer } = require('../../api/src/server');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qc-stack-api-'));
@@ -214,6 +220,7 @@ async function startRealApi({ port, token }) {
     QC_ARGON2_TIME_COST: '1',
     QC_STATIC_DIR: path.join(dataDir, 'static'),
     QC_REMOTES_DIR: path.join(dataDir, 'remotes'),
+    ...(mapsToken ? { QC_RSPAMD_MAPS_TOKEN: mapsToken, QC_RSPAMD_MAPS_EXPIRES: String(mapsExpires) } : {}),
   };
   const config = loadConfig(env, dataDir);
   let app = await startServer(config, () => {});
@@ -232,6 +239,8 @@ async function startRealApi({ port, token }) {
   };
   return {
     url: base,
+    db: database.db,
+    request: call,
     async stop() {
       if (app) await app.close();
       app = null;

@@ -30,6 +30,9 @@ export const ERROR_CODES = [
   'last_admin', // 409, the last active admin cannot be removed, deactivated or demoted
   'domain_taken', // 409, a domain of that name exists
   'domain_has_users', // 409, spec §5: delete the domain's users first
+  // Rspamd rules (DESIGN §4.1, issue 17): the detail names the other rule (#id, value, action, description)
+  'filter_exists', // 409, the same family already has a rule for this value (apanel: this from → to pair; system rule: these patterns) with the same action
+  'filter_conflict', // 409, as filter_exists but with another action (accept vs reject…): Rspamd would apply whichever it saw first
   'invitation_invalid', // 400, unknown or already used invitation link
   'invitation_expired', // 400, the invitation link has expired
   'invitation_not_pending', // 409, a new invitation for a user who has already set a password
@@ -54,6 +57,7 @@ export const ERROR_CODES = [
   'release_unknown', // 502, connection lost after DATA: delivered or not is unknown
   'relay_not_configured', // 503, QC_SMTP_URL is unset
   'ingest_disabled', // 503, QC_INGEST_TOKEN is unset
+  'maps_disabled', // 503, QC_RSPAMD_MAPS_TOKEN is unset (GET /api/rspamd/maps/…)
   'raw_purged', // 410, the original message was removed by retention (QC_RETENTION_DAYS): no download, no release
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -230,6 +230,24 @@ export type QuarantineRecipient = z.infer<typeof QuarantineRecipient>;
 export const MailAttachment = z.object({ name: z.string(), type: z.string(), size: z.number().int().nonnegative() });
 export type MailAttachment = z.infer<typeof MailAttachment>;
 
+/**
+ * "Held by filter X": a console rule named by a symbol's option. Rspamd's map lines end with the
+ * entry's token (`filter:<id>`, `apanel:<id>`, `system:<id>`), which the symbol's options carry.
+ */
+export const HeldByRule = z.object({
+  /** As found in the options, e.g. `filter:01J…`. */
+  token: z.string(),
+  kind: z.enum(['filter', 'apanel', 'system']),
+  id: z.string(),
+  /** false: the rule was deleted since. */
+  exists: z.boolean(),
+  /** The filter's value, the pair `from → to`, or the system rule's name; null when deleted, or for a caller who is not an admin (rules are admins' to read). */
+  label: z.string().nullable(),
+  /** The rule's action now; null as for label. */
+  action: z.string().nullable(),
+});
+export type HeldByRule = z.infer<typeof HeldByRule>;
+
 export const RspamdSymbol = z.object({
   symbol: z.string(),
   score: z.number(),
@@ -238,6 +256,8 @@ export const RspamdSymbol = z.object({
   /** The symbol's first group (kept for older clients); `groups` has them all. */
   group: z.string().nullable(),
   groups: z.array(z.string()),
+  /** Detail only, when an option names a console rule: the rules it names, in option order. */
+  rules: z.array(HeldByRule).optional(),
 });
 export type RspamdSymbol = z.infer<typeof RspamdSymbol>;
 

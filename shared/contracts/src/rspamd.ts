@@ -124,7 +124,8 @@ export const ApanelFilterCreate = z
     enabled: z.boolean().optional(),
     owner_id: z.string().max(64).nullable().optional(),
     from: Pattern('Pattern is required'),
-    to: Pattern('Pattern is required'),
+    /** Required for a system filter; for a user's filter empty, `*` or left out means their address. */
+    to: z.string().trim().max(RSPAMD_LIMITS.value, `At most ${RSPAMD_LIMITS.value} characters`).optional(),
     action: z.enum(APANEL_ACTIONS, { error: 'Action is required' }),
     description: Description,
   })

@@ -21,6 +21,7 @@ import { HttpError } from '../../lib/http-error';
 import { isId } from '../../lib/ids';
 import type { AuthContext } from '../auth/auth.service';
 import type { SessionContextRow } from '../auth/auth.repository';
+import { withHeldBy } from '../rspamd/held-by';
 import {
   firstRecipients,
   listPage,
@@ -339,7 +340,12 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
     mime_user: m.mime_user,
     attachments: parseJsonArray<MailAttachment>(m.attachments),
     urls: parseJsonArray<string>(m.urls),
-    symbols: parseJsonArray<RspamdSymbol>(m.symbols).map(withGroups),
+    // "Held by filter X": the console rules the symbols' options name.
+    symbols: await withHeldBy(
+      deps.db,
+      parseJsonArray<RspamdSymbol>(m.symbols).map(withGroups),
+      auth.user.role === 'admin',
+    ),
     headers: parseJsonArray<MailHeader>(m.headers),
     text_body: m.body_text,
     html_body: m.body_html,

@@ -16,6 +16,7 @@ import { revokeUserSessions, type SessionContextRow } from '../auth/auth.reposit
 import type { AuthContext } from '../auth/auth.service';
 import { actorOf, recordAudit, type AuditActor } from '../history/audit.service';
 import { dropPendingEmailChanges } from '../profile/profile.repository';
+import { removeOwnedApanels } from '../rspamd/apanel.service';
 import { dropUnusedInvitations } from './invitations.repository';
 import {
   clearMfa,
@@ -408,6 +409,7 @@ export async function deleteManagedUser(db: Db, by: Manager, id: string): Promis
   if (target.id === by.userId) throw cannotChangeSelf('id', 'You cannot delete your own account.');
   await db.transaction().execute(async (trx) => {
     if (target.role === 'admin' && target.is_active === 1) await assertAnotherAdmin(trx, target.id);
+    await removeOwnedApanels(trx, by.actor, target.id); // their Rspamd filters: the list is bumped
     if (!(await deleteUserRow(trx, target.id))) throw notFound('No such user.');
     await writeAudit(trx, by, { action: 'user_delete', target: userTarget(target, target.domain_name) });
   });

@@ -1,0 +1,207 @@
+--[[
+Quarantine Console (issue 17): control-panel (apanel) filters and system rules, kept in the
+console and fetched from its api as two JSON maps (GET/HEAD <QC_MAPS_URL>/apanel-filters.json and
+/system-rules.json, api/src/modules/rspamd-maps). Debian's rules/rspamd.lua loads this file from
+LOCAL_CONFDIR/local.d; shared by the loopback stack (mailstack/index.js) and docker-compose.
+
+QC_MAPS_URL comes from rspamd's command line (--var=QC_MAPS_URL=http://rspamd:<secret>@host/api/rspamd/maps),
+as in local.d/multimap.conf.
+
+A prefilter (QC_RULES) checks every message:
+- an apanel filter matches when its `from` matches the envelope sender and its `to` one of the
+  envelope recipients (a null pattern: anyone);
+- a system rule matches when every pattern it has matches: from (sender), to (one recipient),
+  subject (the decoded Subject) and ip (the client address, an IP or a CIDR).
+Patterns arrive compiled by the api: `/regex/flags` strings (addresses are compared lower-cased).
+Of all matches the strictest action wins (reject > discard > soft_reject > quarantine > greylist >
+add_header > accept); it is forced (set_pre_result: the filters of multimap.conf are then not run)
+and the symbol QC_APANEL_<ACTION> or QC_SYSTEM_<ACTION> is inserted with the matching rules'
+tokens (apanel:<id>, system:<id>) as options. haraka-plugin-qconsole carries the action out
+(quarantine, discard, greylist, ...: haraka-plugin-rspamd only knows reject and soft reject).
+A map that cannot be read keeps the rules loaded before (the api answers 5xx, never a partial map).
+]]--
+
+local rspamd_logger = require "rspamd_logger"
+local rspamd_regexp = require "rspamd_regexp"
+local rspamd_ip = require "rspamd_ip"
+local ucl = require "ucl"
+
+local N = 'qconsole'
+local base = (rspamd_env or {}).QC_MAPS_URL
+
+-- Rspamd's action names, and which action wins when several rules match.
+local RSPAMD_ACTION = {
+  reject = 'reject', discard = 'discard', soft_reject = 'soft reject', quarantine = 'quarantine',
+  greylist = 'greylist', add_header = 'add header', accept = 'no action',
+}
+local RANK = { reject = 7, discard = 6, soft_reject = 5, quarantine = 4, greylist = 3, add_header = 2, accept = 1 }
+local MESSAGE = {
+  reject = 'Refused by local policy',
+  soft_reject = 'Deferred by local policy, try again later',
+  greylist = 'Greylisted, try again later',
+}
+local KINDS = {
+  APANEL = { 'reject', 'accept', 'add_header', 'discard', 'quarantine' },
+  SYSTEM = { 'reject', 'add_header', 'greylist', 'soft_reject', 'accept' },
+}
+
+local rules = { APANEL = {}, SYSTEM = {} }
+
+local function compile(pattern, token)
+  if type(pattern) ~= 'string' then return nil, true end -- null: no condition
+  local re = rspamd_regexp.create(pattern)
+  if not re then
+    rspamd_logger.errx(rspamd_config, '%s: %s: cannot compile %s, rule skipped', N, token, pattern)
+    return nil, false
+  end
+  return re, true
+end
+
+local function compile_ip(pattern, token)
+  if type(pattern) ~= 'string' then return nil, true end
+  local addr, bits = pattern:match('^([^/]+)/?(%d*)$')
+  local ip = addr and rspamd_ip.from_string(addr)
+  if not ip or not ip:is_valid() then
+    rspamd_logger.errx(rspamd_config, '%s: %s: bad ip %s, rule skipped', N, token, pattern)
+    return nil, false
+  end
+  local max = ip:get_version() == 6 and 128 or 32
+  bits = tonumber(bits) or max
+  return { net = ip:apply_mask(bits):to_string(), bits = bits, version = ip:get_version() }, true
+end
+
+-- One rule of a JSON map, compiled; nil when a pattern does not compile (logged).
+local function compile_rule(raw)
+  local token = tostring(raw.token)
+  if not RANK[raw.action] then
+    rspamd_logger.errx(rspamd_config, '%s: %s: unknown action %s, rule skipped', N, token, raw.action)
+    return nil
+  end
+  local rule = { token = token, action = raw.action }
+  local ok
+  for _, field in ipairs({ 'from', 'to', 'subject' }) do
+    rule[field], ok = compile(raw[field], token)
+    if not ok then return nil end
+  end
+  rule.ip, ok = compile_ip(raw.ip, token)
+  if not ok then return nil end
+  return rule
+end
+
+local function load_json_map(kind, key)
+  return function(data)
+    local parser = ucl.parser()
+    local res, err = parser:parse_string(tostring(data))
+    local obj = res and parser:get_object()
+    if not res or type(obj) ~= 'table' or type(obj[key]) ~= 'table' then
+      rspamd_logger.errx(rspamd_config, '%s: %s map not understood (%s): keeping %s rules',
+        N, kind, err or 'no ' .. key, #rules[kind])
+      return
+    end
+    local loaded = {}
+    for _, raw in ipairs(obj[key]) do
+      local rule = type(raw) == 'table' and compile_rule(raw)
+      if rule then table.insert(loaded, rule) end
+    end
+    rules[kind] = loaded
+    rspamd_logger.infox(rspamd_config, '%s: %s rules: %s (list version %s)', N, kind, #loaded, obj.version)
+  end
+end
+
+local function ip_matches(cond, ip)
+  if not ip or not ip:is_valid() or ip:get_version() ~= cond.version then return false end
+  return ip:apply_mask(cond.bits):to_string() == cond.net
+end
+
+local function any_matches(re, values)
+  for _, v in ipairs(values) do
+    if re:match(v) then return true end
+  end
+  return false
+end
+
+local function matches(rule, msg)
+  if rule.from and not rule.from:match(msg.sender) then return false end
+  if rule.to and not any_matches(rule.to, msg.rcpts) then return false end
+  if rule.subject and not (msg.subject and rule.subject:match(msg.subject)) then return false end
+  if rule.ip and not ip_matches(rule.ip, msg.ip) then return false end
+  return true
+end
+
+local function qc_rules(task)
+  if #rules.APANEL == 0 and #rules.SYSTEM == 0 then return end
+  local from = task:get_from('smtp')
+  local msg = {
+    sender = (from and from[1] and from[1].addr or ''):lower(),
+    rcpts = {},
+    subject = task:get_subject(),
+    ip = task:get_from_ip(),
+  }
+  for _, r in ipairs(task:get_recipients('smtp') or {}) do
+    table.insert(msg.rcpts, (r.addr or ''):lower())
+  end
+
+  local best, found = nil, {}
+  for kind, list in pairs(rules) do
+    for _, rule in ipairs(list) do
+      if matches(rule, msg) then
+        if not best or RANK[rule.action] > RANK[best] then best = rule.action end
+        found[kind] = found[kind] or {}
+        found[kind][rule.action] = found[kind][rule.action] or {}
+        table.insert(found[kind][rule.action], rule.token)
+      end
+    end
+  end
+  if not best then return end
+  for kind, by_action in pairs(found) do
+    if by_action[best] then
+      task:insert_result(string.format('QC_%s_%s', kind, best:upper()), 1.0, by_action[best])
+    end
+  end
+  local message = MESSAGE[best] or ('Matched ' .. best)
+  if best == 'soft_reject' then
+    -- haraka-plugin-rspamd answers a soft reject itself, with this text: name the rules in it.
+    local tokens = {}
+    for _, by_action in pairs(found) do
+      for _, t in ipairs(by_action[best] or {}) do table.insert(tokens, t) end
+    end
+    message = string.format('%s (%s)', message, table.concat(tokens, ', '))
+  end
+  task:set_pre_result(RSPAMD_ACTION[best], message, N)
+end
+
+if not base or base == '' then
+  rspamd_logger.warnx(rspamd_config,
+    '%s: QC_MAPS_URL is not set (rspamd --var=QC_MAPS_URL=...): control-panel filters and system rules are off', N)
+  return
+end
+
+rspamd_config:add_map({
+  url = base .. '/apanel-filters.json',
+  type = 'callback',
+  description = 'Quarantine Console control-panel filters',
+  callback = load_json_map('APANEL', 'filters'),
+})
+rspamd_config:add_map({
+  url = base .. '/system-rules.json',
+  type = 'callback',
+  description = 'Quarantine Console system rules',
+  callback = load_json_map('SYSTEM', 'rules'),
+})
+
+local id = rspamd_config:register_symbol({
+  name = 'QC_RULES',
+  type = 'prefilter',
+  callback = qc_rules,
+  description = 'Quarantine Console control-panel filters and system rules',
+})
+for kind, actions in pairs(KINDS) do
+  for _, action in ipairs(actions) do
+    local name = string.format('QC_%s_%s', kind, action:upper())
+    rspamd_config:register_symbol({ name = name, type = 'virtual', parent = id })
+    rspamd_config:set_metric_symbol({
+      name = name, score = 0.0, group = N,
+      description = string.format('Quarantine Console %s: %s', kind == 'APANEL' and 'control-panel filter' or 'system rule', action),
+    })
+  end
+end
