@@ -1,5 +1,6 @@
 import { RSPAMD_LISTS, type RspamdListName, type RspamdStatus } from '@qc/contracts';
 import { sql } from 'kysely';
+import { mapsOfList } from '../rspamd-maps/map-builder';
 import type { DbExecutor } from '../../db/database';
 
 /**
@@ -62,7 +63,7 @@ async function enabledCounts(db: DbExecutor): Promise<Map<RspamdListName, number
 /**
  * GET /api/rspamd/status/: per list, its enabled rules, when it last changed, when Rspamd last
  * fetched one of its maps (rspamd_map_fetches, written by the map routes), and whether every map
- * of it has been fetched at the list's current version (false when none ever was).
+ * of it has been fetched at the list's current version (false until each one was).
  */
 export async function rspamdStatus(db: DbExecutor): Promise<RspamdStatus> {
   const [versions, counts, fetches] = await Promise.all([
@@ -90,7 +91,11 @@ export async function rspamdStatus(db: DbExecutor): Promise<RspamdStatus> {
         entries: counts.get(list) ?? 0,
         changed_at: version ? new Date(version.changed_at).toISOString() : null,
         fetched_at: fetch?.fetched_at == null ? null : new Date(Number(fetch.fetched_at)).toISOString(),
-        live: Boolean(version && fetch && Number(fetch.maps) > 0 && Number(fetch.version) >= version.version),
+        // Every map of the list fetched at the current version (a list served as several maps is
+        // live only once Rspamd has each of them).
+        live: Boolean(
+          version && fetch && Number(fetch.maps) >= mapsOfList(list).length && Number(fetch.version) >= version.version,
+        ),
       };
     }),
   };

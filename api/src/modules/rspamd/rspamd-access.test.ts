@@ -1,6 +1,7 @@
 import { createTestApp, type TestApp } from '../../test/helpers'; // first: it makes jest able to load kysely
 import { RSPAMD_LISTS, type HeldByRule, type RspamdStatus } from '@qc/contracts';
 import { INGEST_TOKEN, ingestOk, meta } from '../../test/quarantine';
+import { mapsOfList } from '../rspamd-maps/map-builder';
 import { caller, listVersion, ruleHistory, signIn, type Method } from './rspamd-test-helpers';
 
 let t: TestApp;
@@ -171,12 +172,16 @@ describe('status', () => {
       enabled: false,
     });
     const v = await listVersion(t, 'filters-special');
-    await fetched('special-exact', 'filters-special', v, Date.parse('2026-11-27T10:00:00Z'));
-    await fetched('special-regex', 'filters-special', v - 1, Date.parse('2026-11-27T10:00:05Z'));
+    const [last, ...others] = mapsOfList('filters-special');
+    for (const map of others) await fetched(map, 'filters-special', v, Date.parse('2026-11-27T10:00:00Z'));
     let now = await status();
-    // Only enabled rules count; one map still has an older version: not live.
+    // Only enabled rules count; one map of the list never fetched: not live.
+    expect(now['filters-special']).toMatchObject({ entries: 1, fetched_at: '2026-11-27T10:00:00.000Z', live: false });
+    await fetched(last!, 'filters-special', v - 1, Date.parse('2026-11-27T10:00:05Z'));
+    now = await status();
+    // …then fetched at an older version: still not live.
     expect(now['filters-special']).toMatchObject({ entries: 1, fetched_at: '2026-11-27T10:00:05.000Z', live: false });
-    await fetched('special-regex', 'filters-special', v, Date.parse('2026-11-27T10:00:06Z'));
+    await fetched(last!, 'filters-special', v, Date.parse('2026-11-27T10:00:06Z'));
     now = await status();
     expect(now['filters-special']).toMatchObject({ entries: 1, fetched_at: '2026-11-27T10:00:06.000Z', live: true });
     // A change (a disable too) is not live until fetched again.
