@@ -56,7 +56,7 @@ module.exports = {
       transform: { '^.+\\.(t|j)sx?$|^.+\\.mjs$': swc },
       transformIgnorePatterns,
       setupFilesAfterEnv: ['<rootDir>/test/setup-web.ts'],
-      testMatch: ['<rootDir>/{host,remote-mail,remote-admin,shared}/**/src/**/*.test.{ts,tsx}'],
+      testMatch: ['<rootDir>/{host,remote-mail,remote-admin,remote-rspamd,shared}/**/src/**/*.test.{ts,tsx}'],
       moduleNameMapper: {
         '\\.(css|svg|png)$': '<rootDir>/test/file-stub.cjs',
         // The apps import antd's ES build (antd/es/*) for tree-shaking; jest runs its CommonJS twin.

@@ -21,6 +21,7 @@ function requireBuilt(): void {
     'remote-mail/dist/mf-manifest.json',
     'remote-mail/dist/remoteEntry.js',
     'remote-admin/dist/mf-manifest.json',
+    'remote-rspamd/dist/mf-manifest.json',
   ];
   const missing = needed.filter((f) => !existsSync(path.join(ROOT, f)));
   if (missing.length) {
@@ -80,6 +81,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const defaultRemotes = {
       remote_mail: '/remotes/remote-mail/mf-manifest.json',
       remote_admin: '/remotes/remote-admin/mf-manifest.json',
+      remote_rspamd: '/remotes/remote-rspamd/mf-manifest.json',
     };
     writeFileSync(remotesFile, JSON.stringify(defaultRemotes));
 
@@ -106,6 +108,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       user: { email: 'user@example.org', password: 'User-e2e-pass-1', role: 'user', domain: 'example.org' },
     };
     const ingestToken = 'e2e-ingest-token-0123456789abcdef';
+    // Rspamd fetches the console's rules with it (rspamd.spec.ts: a filter saved in the pages goes live).
+    const mapsToken = 'e2e-maps-token-0123456789abcdef';
     const env: Record<string, string> = {
       QC_HOST: '127.0.0.1',
       QC_PORT: String(port),
@@ -119,6 +123,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // QC_E2E_STATIC_DIR: try the suite against another host build (debugging only).
       QC_STATIC_DIR: process.env.QC_E2E_STATIC_DIR ?? path.join(ROOT, 'host', 'dist'),
       QC_INGEST_TOKEN: ingestToken,
+      QC_RSPAMD_MAPS_TOKEN: mapsToken,
       QC_SMTP_URL: `smtp://127.0.0.1:${mail.sinkPort}`, // the e2e sink (lib/mail-harness.ts)
       QC_LOG_LEVEL: 'warn',
       // Generous sign-in limits: every spec signs in, and all of them come from 127.0.0.1.
@@ -133,10 +138,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // to the sink, spam to this api's ingest. A failure fails the mail-* specs, not the run.
     const mailLog = path.join(resultsDir, 'e2e-mailstack.log');
     rmSync(mailLog, { force: true });
-    mailStarting = mail.startStack({ apiUrl: `http://127.0.0.1:${port}`, ingestToken, logFile: mailLog }).then(
-      (info) => ({ info }),
-      (e: Error) => ({ error: e.message }),
-    );
+    mailStarting = mail
+      .startStack({ apiUrl: `http://127.0.0.1:${port}`, ingestToken, mapsToken, logFile: mailLog })
+      .then(
+        (info) => ({ info }),
+        (e: Error) => ({ error: e.message }),
+      );
     api = await startApi(env, apiLog);
 
     for (const u of [users.domainAdmin, users.user]) {

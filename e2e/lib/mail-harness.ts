@@ -30,7 +30,8 @@ export interface MailHarness {
   sinkPort: number;
   controlUrl: string;
   /** Starts the mail stack against the api (resolves with Haraka's port). */
-  startStack(opts: { apiUrl: string; ingestToken: string; logFile: string }): Promise<MailInfo>;
+  /** `mapsToken`: the api's QC_RSPAMD_MAPS_TOKEN, so Rspamd fetches the console's rules (issue 17). */
+  startStack(opts: { apiUrl: string; ingestToken: string; mapsToken: string; logFile: string }): Promise<MailInfo>;
   close(): Promise<void>;
 }
 
@@ -204,11 +205,12 @@ export async function startMailHarness(api: ApiControl, apiPort: () => number): 
   return {
     sinkPort: sink.port,
     controlUrl,
-    async startStack({ apiUrl, ingestToken, logFile }) {
+    async startStack({ apiUrl, ingestToken, mapsToken, logFile }) {
       const log = createWriteStream(logFile, { flags: 'a' });
       stack = await startMailStack({
         apiUrl,
         ingestToken,
+        maps: { token: mapsToken },
         nextHop: `${HOST}:${sink.port}`,
         // Haraka takes its accepted domains from the console: the admin spec deletes one and waits
         // for the refusal, so the list is polled every second (10 s by default).

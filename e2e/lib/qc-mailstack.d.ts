@@ -19,6 +19,8 @@ declare module '@qc/mailstack' {
     domains?: string[];
     /** Seconds between the qconsole plugin's polls of the console's accepted domains (default 10). */
     domainsRefresh?: number;
+    /** Where Rspamd fetches the console's rules (default <apiUrl>/api/rspamd/maps); no token: rules off. */
+    maps?: { url?: string; token?: string } | false;
     onLog?: (name: string, line: string) => void;
     readyTimeoutMs?: number;
   }): Promise<MailStack>;

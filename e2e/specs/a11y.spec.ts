@@ -1,4 +1,7 @@
 import { axeFindings, iconNamedControls } from '../lib/a11y';
+import { apiAs } from '../lib/api-client';
+import { tag } from '../lib/mail';
+import type { SeedUser } from '../lib/stack';
 import { saveDarkTheme } from '../lib/seed';
 import { expect, signInQuick, signInUi, signOutUi, test } from '../lib/test';
 import { totp, totpStep } from '../lib/totp';
@@ -23,7 +26,55 @@ const PAGES: [string, string | null][] = [
   ['/users/new', 'Nouvel utilisateur'],
   ['/domains', 'Domaines'],
   ['/domains/new', 'Nouveau domaine'],
+  ['/rspamd', 'Filtres standard'],
+  ['/rspamd/domains/create', 'Nouveau filtre de domaine'],
+  ['/rspamd/apanel-filters', 'Filtres du panneau de contrôle'],
+  ['/rspamd/apanel-filters/create', 'Nouveau filtre du panneau de contrôle'],
+  ['/rspamd/system-rules', 'Règles système'],
+  ['/rspamd/system-rules/create', 'Nouvelle règle système'],
 ];
+
+/**
+ * One rule of each kind, so the rspamd lists show rows (their action tags, switches and links are
+ * checked too, in both themes); each action colour of the lists among them. Removed afterwards.
+ */
+async function seedRules(user: SeedUser): Promise<() => Promise<void>> {
+  const api = apiAs(user);
+  const t = tag();
+  const made = [
+    ...(
+      [
+        ['reject', 'wildcard', `*.a11y-${t}.example`],
+        ['quarantine', 'exact', `q-a11y-${t}.example`],
+        ['accept', 'exact', `ok-a11y-${t}.example`],
+        ['add_header', 'regex', `/^h-a11y-${t}\\.example$/`],
+      ] as const
+    ).map(
+      ([action, pattern_type, value]) =>
+        [
+          '/api/rspamd/filters/domains/',
+          { value, pattern_type, action, description: `a11y ${action}`, enabled: action !== 'accept' },
+        ] as const,
+    ),
+    [
+      '/api/rspamd/apanel-filters/',
+      { owner_id: null, from: `*@a11y-${t}.example`, to: '*', action: 'discard', description: 'a11y discard' },
+    ] as const,
+    [
+      '/api/rspamd/system-rules/',
+      { name: `a11y ${t}`, subject: `*a11y ${t}*`, ip: '192.0.2.0/24', action: 'greylist' },
+    ] as const,
+    [
+      '/api/rspamd/system-rules/',
+      { name: `a11y soft ${t}`, from: `*@soft-${t}.example`, action: 'soft_reject' },
+    ] as const,
+  ];
+  const ids: string[] = [];
+  for (const [path, body] of made) ids.push(`${path}${(await api.post<{ id: string }>(path, body, 201)).id}/`);
+  return async () => {
+    for (const path of ids) await api.del(path);
+  };
+}
 
 for (const theme of ['light', 'dark'] as const) {
   test(`no WCAG A/AA findings on the console's pages, ${theme} theme`, async ({ page, stack }) => {
@@ -42,6 +93,7 @@ for (const theme of ['light', 'dark'] as const) {
       .poll(async () => (await background()).reduce((a, b) => a + b, 0))
       [theme === 'dark' ? 'toBeLessThan' : 'toBeGreaterThan'](theme === 'dark' ? 150 : 600);
     const findings: string[] = [];
+    const removeRules = await seedRules(user);
     for (const [path, heading] of PAGES) {
       await page.goto(path);
       if (heading) await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
@@ -49,6 +101,14 @@ for (const theme of ['light', 'dark'] as const) {
       findings.push(...(await axeFindings(page)).map((f) => `${path}: ${f}`));
       findings.push(...(await iconNamedControls(page)).map((f) => `${path}: ${f}`));
     }
+    // A rule list's delete confirmation (cancelled: nothing is deleted).
+    await page.goto('/rspamd/system-rules');
+    await page.getByTestId('rule-delete').first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    findings.push(...(await axeFindings(page, '[role="dialog"]')).map((f) => `rule delete confirmation: ${f}`));
+    await page.getByRole('dialog').getByRole('button', { name: 'Annuler' }).click();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await removeRules();
     // A filter with text shows its clear button, named in words.
     await page.goto('/history');
     await page.getByTestId('history-filter-user').fill('nobody');

@@ -6,7 +6,7 @@ import { remoteId, ROUTES, visibleNavEntries } from './route-table';
 const t = registerHostNamespace().getFixedT('fr', 'host');
 const labels = (
   role: Role,
-  remotes: Record<string, string> = { remote_mail: 'x', remote_admin: 'x' },
+  remotes: Record<string, string> = { remote_mail: 'x', remote_admin: 'x', remote_rspamd: 'x' },
   status: 'ready' | 'failed' | 'loading' = 'ready',
 ) => visibleNavEntries({ role, remotes, remotesStatus: status, roleSatisfies }).map((e) => t(`nav.${e.id}`));
 
@@ -44,6 +44,11 @@ describe('the one route table (DESIGN §3)', () => {
     // remote-admin not deployed: no Users nor Domains entry, the rest stays.
     expect(labels('admin', { remote_mail: 'x' })).not.toContain('Utilisateurs');
     expect(labels('admin', { remote_mail: 'x' })).not.toContain('Domaines');
+    // remote-rspamd not deployed: no Filters entries (the Haraka ones are placeholders, still shown).
+    const withoutRspamd = labels('admin', { remote_mail: 'x', remote_admin: 'x' });
+    for (const name of ['Filtres standard', 'Filtres du panneau de contrôle', 'Règles système'])
+      expect(withoutRspamd).not.toContain(name);
+    expect(withoutRspamd).toContain('Journaux');
     expect(labels('domain_admin', { remote_mail: 'x' })).toContain('Quarantaine');
     expect(labels('domain_admin', { remote_mail: 'x' }, 'loading')).toContain('Utilisateurs');
     expect(labels('user', {}, 'failed')).not.toContain('Tableau de bord');
@@ -72,6 +77,14 @@ describe('the one route table (DESIGN §3)', () => {
     expect([entry('users'), entry('domains')].map((e) => [remoteId(e), e.path, e.ready])).toEqual([
       ['remote_admin/Users', 'users/*', true],
       ['remote_admin/Domains', 'domains/*', true],
+    ]);
+    // Issue 17: remote-rspamd's three page groups (spec §2's eleven rspamd/* routes among them).
+    expect(
+      [entry('rspamd'), entry('apanel_filters'), entry('system_rules')].map((e) => [remoteId(e), e.path, e.ready]),
+    ).toEqual([
+      ['remote_rspamd/Filters', 'rspamd/*', true],
+      ['remote_rspamd/ApanelFilters', 'rspamd/apanel-filters/*', true],
+      ['remote_rspamd/SystemRules', 'rspamd/system-rules/*', true],
     ]);
   });
 

@@ -91,7 +91,7 @@ export const ROUTES: readonly RouteEntry[] = [
     href: '/rspamd',
     role: 'admin',
     remote: { container: 'remote_rspamd', module: 'Filters' },
-    ready: false,
+    ready: true,
     nav: { group: 'filters' },
   },
   {
@@ -100,7 +100,7 @@ export const ROUTES: readonly RouteEntry[] = [
     href: '/rspamd/apanel-filters',
     role: 'admin',
     remote: { container: 'remote_rspamd', module: 'ApanelFilters' },
-    ready: false,
+    ready: true,
     nav: { group: 'filters' },
   },
   {
@@ -109,7 +109,7 @@ export const ROUTES: readonly RouteEntry[] = [
     href: '/rspamd/system-rules',
     role: 'admin',
     remote: { container: 'remote_rspamd', module: 'SystemRules' },
-    ready: false,
+    ready: true,
     nav: { group: 'filters' },
   },
   {

@@ -1,7 +1,7 @@
 import { resetSessionForTests, useSession } from '@qc/auth';
 import type { Role } from '@qc/contracts';
 import { useNotices } from '@qc/ui-state';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router-dom';
 import { registerHostNamespace } from '../i18n';
 import { USER } from '../test-utils';
@@ -65,6 +65,32 @@ describe('route guards (spec §2, DESIGN §3)', () => {
     expect(await screen.findByText(page)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(path);
     expect(useNotices.getState().notices).toEqual([]);
+  });
+
+  // Spec §2's admin-only rspamd routes (and the system rules' create/edit in the same style).
+  const RSPAMD_ROUTES: [string, string][] = [
+    ['/rspamd', 'rspamd'],
+    ['/rspamd/domains', 'rspamd'],
+    ['/rspamd/ips', 'rspamd'],
+    ['/rspamd/users', 'rspamd'],
+    ['/rspamd/special', 'rspamd'],
+    ['/rspamd/domains/create', 'rspamd'],
+    ['/rspamd/special/edit/f1', 'rspamd'],
+    ['/rspamd/apanel-filters', 'apanel_filters'],
+    ['/rspamd/apanel-filters/create', 'apanel_filters'],
+    ['/rspamd/apanel-filters/edit/p1', 'apanel_filters'],
+    ['/rspamd/system-rules', 'system_rules'],
+    ['/rspamd/system-rules/create', 'system_rules'],
+    ['/rspamd/system-rules/edit/s1', 'system_rules'],
+  ];
+
+  it.each(RSPAMD_ROUTES)('%s: page %s for an admin; domain_admin and user go to /dashboard', async (path, page) => {
+    visit(path, 'admin');
+    expect(await screen.findByText(`page ${page}`)).toBeInTheDocument();
+    for (const role of ['domain_admin', 'user'] as const) {
+      const router = visit(path, role);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    }
   });
 
   it('picks the most specific rspamd route', async () => {

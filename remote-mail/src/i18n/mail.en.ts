@@ -139,7 +139,7 @@ const en: typeof mail = {
   history: {
     title: 'History',
     description:
-      'Downloads, releases and deletions of quarantined e-mail, changes to users and domains, and the accounts’ security events.',
+      'Downloads, releases and deletions of quarantined e-mail, changes to users, domains and Rspamd rules, and the accounts’ security events.',
     /** What each role reads (issue 5: scoped like the quarantine; issue 16: administration and security). */
     description_user:
       'Your downloads, releases and deletions, and those of administrators on your e-mail, as well as the changes and security events of your account. An IP address is shown only for your own actions.',
@@ -170,6 +170,9 @@ const en: typeof mail = {
       domain_create: 'Domain created',
       domain_update: 'Domain changed',
       domain_delete: 'Domain deleted',
+      filter_create: 'Filter created',
+      filter_update: 'Filter changed',
+      filter_delete: 'Filter deleted',
       login_failed: 'Failed sign-in',
       account_locked: 'Account locked',
       refresh_reuse: 'Session token reused',
@@ -180,7 +183,13 @@ const en: typeof mail = {
     },
     categories: { mail: 'E-mails', administration: 'Administration', security: 'Security' },
     /** Before the e-mail or name of the user or domain a row is about. */
-    target_kinds: { user: 'User:', domain: 'Domain:' },
+    target_kinds: {
+      user: 'User:',
+      domain: 'Domain:',
+      filter: 'Filter:',
+      apanel_filter: 'Control-panel filter:',
+      system_rule: 'System rule:',
+    },
     changed: 'Changed: {{fields}}',
     /** The fields an update changed, by their API names (users and domains). */
     fields: {
@@ -196,6 +205,20 @@ const en: typeof mail = {
       password: 'Password',
       name: 'Domain name',
       description: 'Description',
+    },
+    /** The fields an update of an Rspamd rule changed (issue 17), by their API names. */
+    rule_fields: {
+      value: 'Pattern',
+      pattern_type: 'Pattern type',
+      action: 'Action',
+      description: 'Description',
+      enabled: 'Enabled',
+      owner_id: 'Owner',
+      from: 'Sender',
+      to: 'Recipient',
+      subject: 'Subject',
+      ip: 'IP address',
+      name: 'Rule name',
     },
     results: { success: 'Success', failure: 'Failure' },
     filters: {
@@ -338,6 +361,17 @@ const en: typeof mail = {
       in_group_one: 'Group: {{group}}',
       in_group_other: 'Groups: {{group}}',
       empty: 'No symbols.',
+      // A console rule named by a symbol's options (filter:<id>, apanel:<id>, system:<id>).
+      held_by: {
+        filter: 'Held by filter {{name}}',
+        apanel: 'Held by control-panel filter {{name}}',
+        system: 'Held by system rule {{name}}',
+      },
+      held_by_deleted: {
+        filter: 'Held by filter {{name}} (deleted)',
+        apanel: 'Held by control-panel filter {{name}} (deleted)',
+        system: 'Held by system rule {{name}} (deleted)',
+      },
     },
     attachments: {
       title: 'Attachments',

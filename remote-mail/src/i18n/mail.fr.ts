@@ -139,7 +139,7 @@ const mail = {
   history: {
     title: 'Historique',
     description:
-      'Téléchargements, libérations et suppressions des e-mails en quarantaine, modifications des utilisateurs et des domaines, et événements de sécurité des comptes.',
+      'Téléchargements, libérations et suppressions des e-mails en quarantaine, modifications des utilisateurs, des domaines et des règles Rspamd, et événements de sécurité des comptes.',
     /** What each role reads (issue 5: scoped like the quarantine; issue 16: administration and security). */
     description_user:
       'Vos téléchargements, libérations et suppressions, et ceux des administrateurs sur vos e-mails, ainsi que les modifications et événements de sécurité de votre compte. Une adresse IP n’est affichée que pour vos propres actions.',
@@ -170,6 +170,9 @@ const mail = {
       domain_create: 'Création de domaine',
       domain_update: 'Modification de domaine',
       domain_delete: 'Suppression de domaine',
+      filter_create: 'Création de filtre',
+      filter_update: 'Modification de filtre',
+      filter_delete: 'Suppression de filtre',
       login_failed: 'Échec de connexion',
       account_locked: 'Compte bloqué',
       refresh_reuse: 'Jeton de session réutilisé',
@@ -180,7 +183,13 @@ const mail = {
     },
     categories: { mail: 'E-mails', administration: 'Administration', security: 'Sécurité' },
     /** Before the e-mail or name of the user or domain a row is about. */
-    target_kinds: { user: 'Utilisateur\u00a0:', domain: 'Domaine\u00a0:' },
+    target_kinds: {
+      user: 'Utilisateur\u00a0:',
+      domain: 'Domaine\u00a0:',
+      filter: 'Filtre\u00a0:',
+      apanel_filter: 'Filtre du panneau de contrôle\u00a0:',
+      system_rule: 'Règle système\u00a0:',
+    },
     changed: 'Champs modifiés\u00a0: {{fields}}',
     /** The fields an update changed, by their API names (users and domains). */
     fields: {
@@ -196,6 +205,20 @@ const mail = {
       password: 'Mot de passe',
       name: 'Nom de domaine',
       description: 'Description',
+    },
+    /** The fields an update of an Rspamd rule changed (issue 17), by their API names. */
+    rule_fields: {
+      value: 'Motif',
+      pattern_type: 'Type de motif',
+      action: 'Action',
+      description: 'Description',
+      enabled: 'Actif',
+      owner_id: 'Propriétaire',
+      from: 'Expéditeur',
+      to: 'Destinataire',
+      subject: 'Objet',
+      ip: 'Adresse IP',
+      name: 'Nom de la règle',
     },
     results: { success: 'Succès', failure: 'Échec' },
     filters: {
@@ -350,6 +373,16 @@ const mail = {
       in_group_one: 'Groupe\u00a0: {{group}}',
       in_group_other: 'Groupes\u00a0: {{group}}',
       empty: 'Aucun symbole.',
+      held_by: {
+        filter: 'Retenu par le filtre {{name}}',
+        apanel: 'Retenu par le filtre du panneau de contrôle {{name}}',
+        system: 'Retenu par la règle système {{name}}',
+      },
+      held_by_deleted: {
+        filter: 'Retenu par le filtre {{name}} (supprimé)',
+        apanel: 'Retenu par le filtre du panneau de contrôle {{name}} (supprimé)',
+        system: 'Retenu par la règle système {{name}} (supprimée)',
+      },
     },
     attachments: {
       title: 'Pièces jointes',

@@ -53,3 +53,4 @@ export { KeysetList, ListStates, ReloadButton, type KeysetListProps, type ListQu
 export { FilterBar, type FilterBarProps } from './FilterBar';
 export { TextFilter, useDraft, FILTER_DEBOUNCE_MS } from './TextFilter';
 export { Field } from './Field';
+export { DetailStates, NotFound, FormError } from './DetailStates';

@@ -1,16 +1,10 @@
-import Alert from 'antd/es/alert';
 import type { FormInstance } from 'antd/es/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formErrorsOf } from '../users/user-form';
 
-/** What the API refused of a form that its fields do not say themselves, above the form. */
-export function FormError({ message }: { message: string | null }) {
-  if (!message) return null;
-  return (
-    <Alert type="error" showIcon style={{ marginBottom: 16 }} title={message} role="alert" data-testid="form-error" />
-  );
-}
+/** FormError (the refusal above a form) is every app's: @qc/ui. */
+export { FormError } from '@qc/ui';
 
 /**
  * A form's refusals by the API: `refuse(error)` puts each on the field it names (among `fields`)

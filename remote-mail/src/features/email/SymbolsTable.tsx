@@ -30,6 +30,16 @@ export function SymbolsTable({ symbols }: { symbols: RspamdSymbol[] }) {
         </Typography.Text>
       ) : null}
       {!s.description && !s.options.length ? t('none') : null}
+      {/* "Held by filter X": the console rule an option names (its token when deleted, or not the caller's to read). */}
+      {s.rules?.map((rule) => (
+        <div key={rule.token} data-testid="email-symbol-rule">
+          <Typography.Text strong style={{ fontSize: 12, wordBreak: 'break-word' }}>
+            {t(`email.symbols.${rule.exists ? 'held_by' : 'held_by_deleted'}.${rule.kind}`, {
+              name: revealBidi(rule.label ?? rule.token),
+            })}
+          </Typography.Text>
+        </div>
+      ))}
     </>
   );
   const score: Column = {

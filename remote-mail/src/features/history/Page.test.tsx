@@ -327,6 +327,9 @@ describe('history page', () => {
       'Création de domaine',
       'Modification de domaine',
       'Suppression de domaine',
+      'Création de filtre',
+      'Modification de filtre',
+      'Suppression de filtre',
     ]);
     await user.click(within(openDropdown()).getByTitle('Création de domaine'));
     await waitFor(() => expect(lastQuery(calls).action).toBe('domain_create'));
@@ -352,10 +355,81 @@ describe('history page', () => {
       'Administration',
       'Sécurité',
     ]);
-    expect(shownOptions()).toHaveLength(17);
+    expect(shownOptions()).toHaveLength(20);
     await user.click(screen.getByTestId('history-filters-reset'));
     await waitFor(() => expect(currentLocation()).toBe('/history'));
   }, 60_000);
+
+  it('rows about Rspamd rules (issue 17): named by kind, linked for an admin (not a standard filter: its family is not recorded), fields in words', async () => {
+    const { calls } = mockApi(() =>
+      jsonResponse(200, {
+        results: [
+          auditEntry({
+            id: 'r1',
+            action: 'filter_create',
+            target: { kind: 'filter', id: 'f1', label: 'spam.example' },
+            changes: null,
+          }),
+          auditEntry({
+            id: 'r2',
+            action: 'filter_update',
+            target: { kind: 'apanel_filter', id: 'p1', label: '*@bulk.example → *' },
+            changes: ['owner_id', 'enabled'],
+          }),
+          auditEntry({
+            id: 'r3',
+            action: 'filter_update',
+            target: { kind: 'system_rule', id: 's1', label: 'Invoices' },
+            changes: ['name', 'subject'],
+          }),
+          auditEntry({
+            id: 'r4',
+            action: 'filter_delete',
+            target: { kind: 'system_rule', id: null, label: 'Old rule' },
+            changes: null,
+          }),
+        ],
+        next_cursor: null,
+      }),
+    );
+    useSession.setState({ user: { ...SESSION_USER, role: 'admin' } });
+    renderExposed('history', <ExposedHistory />, '/history?category=administration&action=filter_update');
+    await waitFor(() => expect(rows()).toHaveLength(4));
+    expect(lastQuery(calls)).toEqual({ category: 'administration', action: 'filter_update', page_size: '50' });
+    expect(screen.getByTestId('history-filter-action')).toHaveTextContent('Modification de filtre');
+    const [created, apanel, system, deleted] = rows() as [HTMLElement, HTMLElement, HTMLElement, HTMLElement];
+    expect(created).toHaveTextContent('Création de filtre');
+    expect(within(created).getByTestId('history-target')).toHaveTextContent('Filtre : spam.example');
+    expect(within(created).queryByRole('link')).toBeNull();
+    expect(within(apanel).getByTestId('history-target')).toHaveTextContent(
+      'Filtre du panneau de contrôle : *@bulk.example → *',
+    );
+    expect(within(apanel).getByRole('link', { name: '*@bulk.example → *' })).toHaveAttribute(
+      'href',
+      '/rspamd/apanel-filters/edit/p1',
+    );
+    expect(within(apanel).getByTestId('history-changes')).toHaveTextContent('Champs modifiés : Propriétaire, Actif');
+    expect(within(system).getByRole('link', { name: 'Invoices' })).toHaveAttribute(
+      'href',
+      '/rspamd/system-rules/edit/s1',
+    );
+    // A rule's `name` is its name, not a domain's.
+    expect(within(system).getByTestId('history-changes')).toHaveTextContent('Champs modifiés : Nom de la règle, Objet');
+    expect(deleted).toHaveTextContent('Suppression de filtre');
+    expect(within(deleted).getByTestId('history-target')).toHaveTextContent('Règle système : Old rule');
+    expect(within(deleted).queryByRole('link')).toBeNull();
+    const { i18next } = await import('@qc/i18n');
+    await act(() => i18next.changeLanguage('en'));
+    try {
+      await waitFor(() => expect(rows()[1]).toHaveTextContent('Filter changed'));
+      expect(within(rows()[1]!).getByTestId('history-target')).toHaveTextContent(
+        'Control-panel filter: *@bulk.example → *',
+      );
+      expect(within(rows()[2]!).getByTestId('history-changes')).toHaveTextContent('Changed: Rule name, Subject');
+    } finally {
+      await act(() => i18next.changeLanguage('fr'));
+    }
+  });
 
   it('a row about a user or a domain names it, links to its page for whoever may open it, and lists the fields changed', async () => {
     mockApi(() =>

@@ -4,7 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { useHasRole, useSession } from '@qc/auth';
-import type { HistoryCategory, HistoryEntry } from '@qc/contracts';
+import type { HistoryCategory, HistoryEntry, HistoryTargetKind } from '@qc/contracts';
 import {
   Field,
   FilterBar,
@@ -50,6 +50,9 @@ const ACTION_COLORS: Record<HistoryEntry['action'], string> = {
   domain_create: 'cyan',
   domain_update: 'blue',
   domain_delete: 'volcano',
+  filter_create: 'cyan',
+  filter_update: 'blue',
+  filter_delete: 'volcano',
   login_failed: 'red',
   account_locked: 'red',
   refresh_reuse: 'volcano',
@@ -58,12 +61,32 @@ const ACTION_COLORS: Record<HistoryEntry['action'], string> = {
   mfa_disabled: 'orange',
   password_changed: 'gold',
 };
+/**
+ * The page of what a row is about, for those whose route it is (DESIGN §3: users domain_admin;
+ * domains and Rspamd rules admin). A standard filter's page needs its family, which the row does
+ * not record: no link for it.
+ */
+export function targetPage(
+  kind: HistoryTargetKind,
+  id: string,
+  can: { opensUsers: boolean; opensAdmin: boolean },
+): string | null {
+  const ref = encodeURIComponent(id);
+  if (kind === 'user') return can.opensUsers ? `/users/${ref}` : null;
+  if (!can.opensAdmin) return null;
+  if (kind === 'domain') return `/domains/${ref}`;
+  if (kind === 'apanel_filter') return `/rspamd/apanel-filters/edit/${ref}`;
+  if (kind === 'system_rule') return `/rspamd/system-rules/edit/${ref}`;
+  return null;
+}
+
 // Long action names wrap inside their tag instead of overflowing the column.
 const WRAPPING_TAG = { whiteSpace: 'normal' } as const;
 
 /**
  * Spec §3 `history`: the audit trail of downloads, releases and deletions, and (issue 16) of the
- * administration of users and domains and the accounts' security events. Filters and cursor live in the URL.
+ * administration of users and domains and the accounts' security events, and (issue 17) of the
+ * Rspamd rules. Filters and cursor live in the URL.
  */
 export function HistoryPage() {
   const { t, i18n } = useTranslation('mail');
@@ -86,7 +109,7 @@ export function HistoryPage() {
   const changed = filters.category !== '' || filters.action !== '' || filters.user !== '' || filters.period !== '';
   // The pages of remote-admin, for those whose routes they are (DESIGN §3: users domain_admin, domains admin).
   const opensUsers = useHasRole('domain_admin');
-  const opensDomains = useHasRole('admin');
+  const opensAdmin = useHasRole('admin');
   const actionLabel = (a: HistoryEntry['action']) => t(`history.actions.${a}`, { defaultValue: a });
   const actionOption = (a: HistoryEntry['action']) => ({ value: a, label: actionLabel(a) });
   // Every category's actions under its name; once a category is chosen, only its own.
@@ -109,15 +132,19 @@ export function HistoryPage() {
       {actionLabel(v)}
     </Tag>
   );
-  // A row about a user or a domain: its e-mail or name as recorded, a link to its page for those
-  // who may open it while it exists, and the fields an update changed.
+  // A row about a user, a domain or an Rspamd rule: its e-mail or name as recorded, a link to its
+  // page for those who may open it while it exists, and the fields an update changed.
   const targetCell = (target: NonNullable<HistoryEntry['target']>, changes: string[] | null) => {
-    const page =
-      target.id !== null && (target.kind === 'user' ? opensUsers : opensDomains)
-        ? `/${target.kind === 'user' ? 'users' : 'domains'}/${encodeURIComponent(target.id)}`
-        : null;
+    const page = target.id !== null ? targetPage(target.kind, target.id, { opensUsers, opensAdmin }) : null;
+    const rule = target.kind !== 'user' && target.kind !== 'domain';
     const fields = changes?.length
-      ? changes.map((f) => t(`history.fields.${f}`, { defaultValue: f })).join(', ')
+      ? changes
+          .map((f) =>
+            t(rule ? `history.rule_fields.${f}` : `history.fields.${f}`, {
+              defaultValue: t(`history.fields.${f}`, { defaultValue: f }),
+            }),
+          )
+          .join(', ')
       : null;
     return (
       <Flex vertical gap={2} style={{ minWidth: 0 }} data-testid="history-target">

@@ -1,8 +1,12 @@
 // The contract's run-time values may be loaded here (a test, not the bundle).
 import {
+  ApanelFilterUpdate,
   DomainUpdate,
   HISTORY_ACTIONS as CONTRACT_ACTIONS,
   HISTORY_CATEGORIES as CONTRACT_CATEGORIES,
+  HISTORY_TARGET_KINDS,
+  RspamdFilterUpdate,
+  SystemRuleUpdate,
   UserUpdate,
 } from '@qc/contracts';
 import { mailEn, mailFr } from '../../i18n';
@@ -48,6 +52,9 @@ test('every action and every field an update can change has its words in French 
     expect(Object.keys(lang.history.categories).sort()).toEqual(Object.keys(CONTRACT_CATEGORIES).sort());
     const fields = [...Object.keys(UserUpdate.shape), ...Object.keys(DomainUpdate.shape)];
     expect(fields.filter((f) => !(f in lang.history.fields))).toEqual([]);
+    const ruleFields = [RspamdFilterUpdate, ApanelFilterUpdate, SystemRuleUpdate].flatMap((s) => Object.keys(s.shape));
+    expect(ruleFields.filter((f) => !(f in lang.history.rule_fields))).toEqual([]);
+    expect(Object.keys(lang.history.target_kinds).sort()).toEqual([...HISTORY_TARGET_KINDS].sort());
   }
   // Translated, not copied: no English word left in the French actions.
   const same = CONTRACT_ACTIONS.filter((a) => mailFr.history.actions[a] === mailEn.history.actions[a]);

@@ -17,6 +17,9 @@ export const HISTORY_CATEGORY_ACTIONS = {
     'domain_create',
     'domain_update',
     'domain_delete',
+    'filter_create',
+    'filter_update',
+    'filter_delete',
   ],
   security: [
     'login_failed',
