@@ -6,6 +6,7 @@
 // `maxEntries` entries (the least recently seen go first). With Haraka `nodes > 1` each worker keeps
 // its own: a retry that lands on another worker waits one window more there.
 
+const crypto = require('node:crypto');
 const net = require('node:net');
 
 /** The client's network: its /24 (IPv4) or /64 (IPv6), as senders retry from a pool of addresses. */
@@ -25,7 +26,9 @@ function clientNetwork(ip) {
 
 function tripletKey({ ip, sender, recipients }) {
   const rcpts = [...new Set((recipients ?? []).map((r) => String(r).toLowerCase()))].sort();
-  return JSON.stringify([clientNetwork(ip), String(sender ?? '').toLowerCase(), rcpts]);
+  // A fixed-size key: a message to thousands of recipients must not make an entry of megabytes.
+  const text = JSON.stringify([clientNetwork(ip), String(sender ?? '').toLowerCase(), rcpts]);
+  return crypto.createHash('sha256').update(text).digest('base64url');
 }
 
 class Greylist {

@@ -124,6 +124,9 @@ describe('greylist (pure, a fake clock)', () => {
     expect(tripletKey({ ip: '2001:db8:0:0:ffff::1', sender: 'A@x', recipients: ['b'] })).toBe(
       tripletKey({ ip: '2001:db8::2', sender: 'a@x', recipients: ['B'] }),
     );
+    // A fixed size whatever the number of recipients (the state stays bounded in bytes too).
+    const many = Array.from({ length: 5000 }, (_, i) => `rcpt-${i}@example.com`);
+    expect(tripletKey({ ip: '192.0.2.1', sender: 'a@x', recipients: many })).toHaveLength(43);
   });
 
   test('bounded: entries expire after their lifetime, the least recently seen go first', () => {

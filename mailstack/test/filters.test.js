@@ -224,8 +224,18 @@ test("each rule is live within 15 s of its save and its message gets the rule's 
 
   // What matches nothing is delivered: a plain message, and near misses of the apanel filter
   // (another recipient) and of the system rule (another subject).
-  const others = [NEUTRAL, byName.apanel.other, byName.system.other].map((spec, i) => mailTo(spec, `other${i}`));
-  for (const o of others) expect((await send(stack.smtpPort, o)).code).toBe(250);
+  // Also: the apanel filter's sender to bob AND carol (its `to` must match every recipient: bob's
+  // filter never drops carol's copy), and a null envelope sender whose From header names the
+  // rejected domain (the filters read the envelope only, never a header the sender writes).
+  const others = [
+    NEUTRAL,
+    byName.apanel.other,
+    byName.system.other,
+    { ...byName.apanel.mail, to: ['bob@example.com', 'carol@example.com'] },
+  ].map((spec, i) => mailTo(spec, `other${i}`));
+  others.push({ ...mailTo(byName.domains.mail, 'nullsender'), from: '' });
+  for (const o of others)
+    expect({ mid: o.mid, code: (await send(stack.smtpPort, o)).code }).toEqual({ mid: o.mid, code: 250 });
 
   await sleep(500); // nothing held back may reach the sink late
   for (const key of ['domains', 'special', 'users', 'apanel', 'soft'])

@@ -8,13 +8,14 @@ QC_MAPS_URL comes from rspamd's command line (--var=QC_MAPS_URL=http://rspamd:<s
 as in local.d/multimap.conf.
 
 A prefilter (QC_RULES) checks every message:
-- an apanel filter matches when its `from` matches the envelope sender and its `to` one of the
-  envelope recipients (a null pattern: anyone);
-- a system rule matches when every pattern it has matches: from (sender), to (one recipient),
+- an apanel filter matches when its `from` matches the envelope sender and its `to` every envelope
+  recipient (a null pattern: anyone): the action is the whole message's;
+- a system rule matches when every pattern it has matches: from (sender), to (every recipient),
   subject (the decoded Subject) and ip (the client address, an IP or a CIDR).
 Patterns arrive compiled by the api: `/regex/flags` strings (addresses are compared lower-cased).
 Of all matches the strictest action wins (reject > discard > soft_reject > quarantine > greylist >
-add_header > accept); it is forced (set_pre_result: the filters of multimap.conf are then not run)
+add_header > accept); it is forced (set_pre_result: the filters of multimap.conf are then not run;
+greylist and add_header only as a floor, 'least', so the message is still scored)
 and the symbol QC_APANEL_<ACTION> or QC_SYSTEM_<ACTION> is inserted with the matching rules'
 tokens (apanel:<id>, system:<id>) as options. haraka-plugin-qconsole carries the action out
 (quarantine, discard, greylist, ...: haraka-plugin-rspamd only knows reject and soft reject).
@@ -40,6 +41,7 @@ local MESSAGE = {
   soft_reject = 'Deferred by local policy, try again later',
   greylist = 'Greylisted, try again later',
 }
+local LEAST = { greylist = true, add_header = true }
 local KINDS = {
   APANEL = { 'reject', 'accept', 'add_header', 'discard', 'quarantine' },
   SYSTEM = { 'reject', 'add_header', 'greylist', 'soft_reject', 'accept' },
@@ -113,16 +115,19 @@ local function ip_matches(cond, ip)
   return ip:apply_mask(cond.bits):to_string() == cond.net
 end
 
-local function any_matches(re, values)
+-- A rule decides for the whole message (Rspamd gives one verdict), so its `to` must match every
+-- recipient: a filter for bob must not discard or refuse carol's copy of the same message.
+local function all_match(re, values)
+  if #values == 0 then return false end
   for _, v in ipairs(values) do
-    if re:match(v) then return true end
+    if not re:match(v) then return false end
   end
-  return false
+  return true
 end
 
 local function matches(rule, msg)
   if rule.from and not rule.from:match(msg.sender) then return false end
-  if rule.to and not any_matches(rule.to, msg.rcpts) then return false end
+  if rule.to and not all_match(rule.to, msg.rcpts) then return false end
   if rule.subject and not (msg.subject and rule.subject:match(msg.subject)) then return false end
   if rule.ip and not ip_matches(rule.ip, msg.ip) then return false end
   return true
@@ -167,7 +172,13 @@ local function qc_rules(task)
     end
     message = string.format('%s (%s)', message, table.concat(tokens, ', '))
   end
-  task:set_pre_result(RSPAMD_ACTION[best], message, N)
+  if LEAST[best] then
+    -- At least this action, but the scan goes on: spam that is greylisted or tagged is still scored
+    -- (and quarantined or refused by its score), instead of passing unscanned.
+    task:set_pre_result(RSPAMD_ACTION[best], message, N, nil, nil, 'least')
+  else
+    task:set_pre_result(RSPAMD_ACTION[best], message, N)
+  end
 end
 
 if not base or base == '' then

@@ -67,6 +67,8 @@ describe('wildcards and exact texts become anchored, case-insensitive regexes', 
     expect(addressRegex('*@spam.example')).toBe('/^.*@spam\\.example$/i');
     expect(addressRegex('bob@corp.example')).toBe('/^bob@corp\\.example$/i');
     expect(addressRegex('/^a+@b$/')).toBe('/^a+@b$/');
+    // A control-panel pattern is never taken as a regex.
+    expect(addressRegex('/x/@b.example', { regex: false })).toBe('/^\\/x\\/@b\\.example$/i');
     expect(subjectRegex('Hello')).toBe('/^Hello$/i');
     expect(subjectRegex('')).toBeNull();
   });
@@ -120,12 +122,12 @@ describe('the Rspamd configuration asks for exactly the maps the api serves', ()
   const lua = readFileSync(path.join(dir, 'rspamd.lua'), 'utf8');
   const rules = [...multimap.matchAll(/^(QC_\w+) \{\n([\s\S]*?)\n\}/gm)].map((m) => ({ symbol: m[1]!, body: m[2]! }));
 
-  // What each kind of rule looks at (filter is always set for addresses: see multimap.conf).
+  // What each kind of rule looks at: the envelope sender only (never the From header: see multimap.conf).
   const SOURCE: Record<string, string> = {
-    'domains-exact': 'filter = "email:domain";',
-    'domains-regex': 'filter = "email:domain";',
-    'users-exact': 'filter = "email:addr";',
-    'users-regex': 'filter = "email:addr";',
+    'domains-exact': `selector = "from('smtp'):domain.lower";`,
+    'domains-regex': `selector = "from('smtp'):domain.lower";`,
+    'users-exact': `selector = "from('smtp'):addr.lower";`,
+    'users-regex': `selector = "from('smtp'):addr.lower";`,
     'ips-radix': 'type = "ip";',
     'ips-regex': 'selector = "ip";',
     'special-regex': 'header = "Subject";',

@@ -156,9 +156,10 @@ export function buildFilterMaps(type: FilterType, version: number, rows: readonl
 // Control-panel filters and system rules (JSON, read by local.d/rspamd.lua)
 
 /** An address pattern (address, `*@domain`, wildcards, or `/regex/flags`) as a regex; `*` alone: null (anyone). */
-export function addressRegex(pattern: string | null): string | null {
+export function addressRegex(pattern: string | null, { regex = true } = {}): string | null {
   if (pattern === null || pattern === '' || pattern === '*') return null;
-  if (pattern.startsWith('/')) return pattern;
+  // Control-panel patterns are never regexes: a stored `/x/@y` is an address (it was refused on save).
+  if (regex && pattern.startsWith('/')) return pattern;
   return /[*?]/.test(pattern) ? wildcardRegex(pattern) : exactRegex(pattern);
 }
 
@@ -188,8 +189,8 @@ export interface SystemRow {
 export function buildApanelMap(version: number, rows: readonly ApanelRow[]): string {
   const filters = rows.map((r) => ({
     token: `apanel:${r.id}`,
-    from: addressRegex(r.from_pattern),
-    to: addressRegex(r.to_pattern),
+    from: addressRegex(r.from_pattern, { regex: false }),
+    to: addressRegex(r.to_pattern, { regex: false }),
     action: r.action,
   }));
   return `${JSON.stringify({ qconsole: APANEL_MAP, version, filters })}\n`;

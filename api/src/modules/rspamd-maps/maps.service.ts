@@ -78,8 +78,11 @@ interface ListMaps extends ListVersion {
   maps: Map<string, { body: string; etag: string }>;
 }
 
-/** The throttle of the fetch records: Rspamd asks every few seconds, the database hears of it less often. */
-export const FETCH_RECORD_INTERVAL_MS = 5000;
+/**
+ * The throttle of the fetch records: Rspamd asks about 30 maps every few seconds; the database hears
+ * of a map at once when it got a new version (what "live" reads), else at most every 30 s.
+ */
+export const FETCH_RECORD_INTERVAL_MS = 30_000;
 
 /**
  * The maps of each list, built once per list version (all of a list at once: one query) and kept

@@ -28,7 +28,7 @@ import {
   type ApanelRow,
 } from './apanel.repository';
 import { bumpList } from './lists.repository';
-import { normaliseAddressPattern } from './patterns';
+import { isCatchAll, normaliseAddressPattern } from './patterns';
 import {
   booleanParam,
   decodeCursor,
@@ -53,6 +53,13 @@ export const ApanelUpdateBody = ApanelFilterUpdate;
 export type ApanelUpdateBody = z.infer<typeof ApanelUpdateBody>;
 
 const LIST = 'apanel-filters' as const;
+
+/** Anyone → anyone would act on all mail (a discard would drop everything). */
+function refuseCatchAllPair(checks: FieldChecks, from: string | undefined, to: string | undefined) {
+  if (from !== undefined && to !== undefined && isCatchAll(from) && isCatchAll(to)) {
+    checks.fail('from', 'This filter matches all mail: narrow the sender or the recipient');
+  }
+}
 const apanelNotFound = () => notFound('No such control-panel filter.');
 const pairLabel = (r: { from_pattern: string; to_pattern: string }) => `${r.from_pattern} → ${r.to_pattern}`;
 const target = (r: Pick<ApanelRow, 'id' | 'from_pattern' | 'to_pattern'>) => ({
@@ -125,6 +132,7 @@ export async function createApanel(
   const from = checks.check('from', () => normaliseAddressPattern(body.from));
   const owner = await ownerOf(db, checks, body.owner_id ?? null);
   const to = recipientOf(checks, owner, body.to);
+  refuseCatchAllPair(checks, from, to);
   checks.done();
   const now = Date.now();
   const row: ApanelFiltersTable = {
@@ -192,6 +200,7 @@ export async function changeApanel(
         : { id: row.owner_id, email: row.owner_email ?? '' };
     let to: string | undefined = row.to_pattern;
     if (body.to !== undefined || (ownerChanged && owner)) to = recipientOf(checks, owner, body.to);
+    refuseCatchAllPair(checks, from, to);
     checks.done();
     if (from !== row.from_pattern) fields.from_pattern = from!;
     if (to !== row.to_pattern) fields.to_pattern = to!;

@@ -93,6 +93,14 @@ describe('control-panel filters', () => {
       from: expect.stringContaining('@bad.example'),
       to: expect.stringContaining('"[" is not allowed'),
     });
+    // Anyone → anyone would act on all mail; a "/…/" sender is never a regex.
+    for (const [from, to, field, text] of [
+      ['*', '*@*', 'from', 'matches all mail'],
+      ['/^.*/@x.example', '*@corp.example', 'from', '"/" cannot start'],
+    ]) {
+      const res = await call('POST', BASE, ADMIN, { from, to, action: 'discard', description: 'Too wide' });
+      expect([res.statusCode, res.json().errors?.[field!]]).toEqual([400, expect.stringContaining(text!)]);
+    }
     const unknown = await call('POST', BASE, ADMIN, {
       from: '*',
       to: '*@a.example',

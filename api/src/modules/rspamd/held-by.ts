@@ -9,21 +9,24 @@ import { findSystemRulesByIds } from './system-rules.repository';
  * token and the multimap rules run with `disable_multisymbol`, so the symbol's options name the
  * rule that matched: `filter:<id>`, `apanel:<id>` or `system:<id>` (ids are ULIDs).
  */
-const TOKEN = /\b(filter|apanel|system):([0-9a-hjkmnp-tv-z]{26})\b/gi;
+const TOKEN = /^(filter|apanel|system):([0-9a-hjkmnp-tv-z]{26})$/i;
+/** Only the console's own symbols: other symbols' options may carry text the sender wrote (HELO, From). */
+const QC_SYMBOL = /^QC_(FILTER|APANEL|SYSTEM)_/;
 
 type Kind = HeldByRule['kind'];
 
 function tokensOf(symbol: RspamdSymbol): { token: string; kind: Kind; id: string }[] {
   const seen = new Set<string>();
   const found: { token: string; kind: Kind; id: string }[] = [];
+  if (!QC_SYMBOL.test(symbol.symbol)) return found;
   for (const option of symbol.options) {
-    for (const m of option.matchAll(TOKEN)) {
-      const kind = m[1]!.toLowerCase() as Kind;
-      const id = m[2]!.toUpperCase();
-      if (seen.has(`${kind}:${id}`)) continue;
-      seen.add(`${kind}:${id}`);
-      found.push({ token: m[0], kind, id });
-    }
+    const m = TOKEN.exec(option.trim());
+    if (!m) continue;
+    const kind = m[1]!.toLowerCase() as Kind;
+    const id = m[2]!.toUpperCase();
+    if (seen.has(`${kind}:${id}`)) continue;
+    seen.add(`${kind}:${id}`);
+    found.push({ token: m[0], kind, id });
   }
   return found;
 }

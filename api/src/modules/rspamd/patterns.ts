@@ -169,6 +169,8 @@ export function normaliseAddressPattern(raw: string): string {
   const input = raw.trim().toLowerCase();
   noControls(input);
   if (input === '*') return '*';
+  // Legal in an address, but `/…/` reads as a regex everywhere else in the rules: refuse the doubt.
+  if (input.startsWith('/')) throw new PatternError('"/" cannot start an address pattern');
   if (input.startsWith('@') || input.includes('@')) {
     return WILDCARD.test(input) || input.startsWith('@') ? normaliseAddressWildcard(input) : normaliseAddress(input);
   }
@@ -197,6 +199,20 @@ function checkLength(value: string): string {
   return value;
 }
 
+const CATCH_ALL_REGEX = /^\/\^?(\.[*+])?\$?\/[imsu]*$/;
+/**
+ * Whether a stored pattern matches (nearly) all mail: `*`, `*@*`, `*.*`, `0.0.0.0/0`, `::/0`,
+ * `/.*\/`… A rule made only of such patterns would discard, refuse or let through everything.
+ */
+export function isCatchAll(value: string | null): boolean {
+  if (value === null) return false;
+  if (value === '0.0.0.0/0' || value === '::/0') return true;
+  if (CATCH_ALL_REGEX.test(value)) return true;
+  return value.includes('*') && /^[*?@.]+$/.test(value);
+}
+
+export const CATCH_ALL_MESSAGE = 'This pattern matches all mail: narrow it';
+
 /** A filter's value in its stored form; the pattern type may change (an IP wildcard is a cidr, a /32 exact…). */
 export function normaliseFilterValue(type: FilterType, patternType: PatternType, raw: string): Normalised {
   noControls(raw);
@@ -221,6 +237,7 @@ export function normaliseFilterValue(type: FilterType, patternType: PatternType,
   } else {
     out = normaliseSubject(raw, patternType === 'wildcard');
   }
+  if (isCatchAll(out.value)) throw new PatternError(CATCH_ALL_MESSAGE);
   return { ...out, value: checkLength(out.value) };
 }
 

@@ -213,6 +213,8 @@ describe('"held by filter X" in the e-mail detail', () => {
             QC_FILTER_DOMAINS_REJECT: { name: 'QC_FILTER_DOMAINS_REJECT', score: 10, options: [`filter:${filter}`] },
             QC_APANEL_REJECT: { name: 'QC_APANEL_REJECT', score: 5, options: [`apanel:${apanel}`, `system:${gone}`] },
             R_SPF_SOFTFAIL: { name: 'R_SPF_SOFTFAIL', score: 0.5, options: ['filter:nope'] },
+            // A symbol whose options the sender writes (a HELO) naming a real rule is not "held by" it.
+            HFILTER_HELO_NOT_FQDN: { name: 'HFILTER_HELO_NOT_FQDN', score: 1, options: [`filter:${filter}`] },
           },
         },
       }),
@@ -240,6 +242,7 @@ describe('"held by filter X" in the e-mail detail', () => {
       { token: `system:${gone}`, kind: 'system', id: gone, exists: false, label: null, action: null },
     ]);
     expect(admin.R_SPF_SOFTFAIL).toBeUndefined(); // not a rule id
+    expect(admin.HFILTER_HELO_NOT_FQDN).toBeUndefined(); // not one of the console's symbols
     const user = await symbols(ANN);
     expect(user.QC_FILTER_DOMAINS_REJECT).toEqual([
       { token: `filter:${filter}`, kind: 'filter', id: filter, exists: true, label: null, action: null },

@@ -11,7 +11,7 @@ import type { Db, DbExecutor } from '../../db/database';
 import { notFound } from '../../lib/http-error';
 import { newId } from '../../lib/ids';
 import type { AuditActor } from '../history/audit.service';
-import { systemRulePattern } from './patterns';
+import { isCatchAll, systemRulePattern } from './patterns';
 import {
   booleanParam,
   decodeCursor,
@@ -111,6 +111,8 @@ function patternsOf(
   if (PATTERN_COLUMNS.every((c) => out[c] === null) && PATTERN_FIELDS.every((f) => checks.errors[f] === undefined)) {
     checks.fail('patterns', 'Pattern is required');
   }
+  const given = PATTERN_COLUMNS.map((c) => out[c]).filter((v) => v !== null);
+  if (given.length && given.every(isCatchAll)) checks.fail('patterns', 'These patterns match all mail: narrow one');
   return out;
 }
 

@@ -57,6 +57,11 @@ describe('system rules', () => {
     const count = await rowCount(t, 'system_rules');
     const none = await call('POST', BASE, ADMIN, { name: 'Empty', from: '', subject: null, action: 'reject' });
     expect([none.statusCode, none.json().errors]).toEqual([400, { patterns: 'Pattern is required' }]);
+    const all = await call('POST', BASE, ADMIN, { name: 'Everything', from: '*', ip: '0.0.0.0/0', action: 'reject' });
+    expect([all.statusCode, all.json().errors]).toEqual([
+      400,
+      { patterns: 'These patterns match all mail: narrow one' },
+    ]);
     const bad = await call('POST', BASE, ADMIN, {
       name: 'Bad',
       from: '/(a+)+@x/',
