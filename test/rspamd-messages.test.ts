@@ -1,7 +1,7 @@
 // The console translates the api's pattern refusals (English `errors.<field>`, issue 17) by their
 // wording (remote-rspamd/src/features/rules/rule-errors.ts): the api's own checks produce them
 // here, so a change of wording on either side fails this test instead of showing English in French.
-import { normaliseFilterValue, systemRulePattern } from '../api/src/modules/rspamd/patterns';
+import { normaliseAddressPattern, normaliseFilterValue, systemRulePattern } from '../api/src/modules/rspamd/patterns';
 import { ruleConflict } from '../api/src/modules/rspamd/rules-common';
 import { conflictMessage, fieldMessage } from '../remote-rspamd/src/features/rules/rule-errors';
 import { registerRspamdNamespace } from '../remote-rspamd/src/i18n';
@@ -35,6 +35,9 @@ const CASES: [string, () => unknown, string][] = [
   ['domain @', () => normaliseFilterValue('domains', 'wildcard', '*@bad.example'), 'pas de @'],
   ['address form', () => normaliseFilterValue('users', 'exact', 'nobody'), 'nom@domaine'],
   ['required', () => systemRulePattern.subject('  '), 'Le motif est obligatoire'],
+  ['catch-all', () => normaliseFilterValue('users', 'wildcard', '*@*'), 'correspond à tout le courrier'],
+  ['slash', () => normaliseAddressPattern('/^.*/@x.example'), 'ne peut pas commencer par « / »'],
+  ['hash', () => normaliseFilterValue('users', 'exact', 'a#b@x.example'), '« # » est interdit'],
 ];
 
 describe('the api’s pattern refusals, in French', () => {

@@ -272,6 +272,11 @@ const en: typeof rspamd = {
       domain_at: 'A domain has no @: put addresses in the “Senders” family.',
       address_form: 'An address has the form name@domain.',
       owner_unknown: 'No active user has this id.',
+      catch_all: 'This pattern matches all mail: narrow it.',
+      catch_all_patterns: 'These patterns match all mail: narrow at least one.',
+      catch_all_pair: 'This filter matches all mail: narrow the sender or the recipient.',
+      slash_start: 'An address pattern cannot start with "/".',
+      hash_in_address: '"#" cannot be used in a filter address (Rspamd maps read it as a comment).',
     },
   },
   filters: {

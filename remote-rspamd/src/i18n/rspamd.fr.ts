@@ -278,6 +278,11 @@ const rspamd = {
       domain_at: 'Un domaine n’a pas de @\u00a0: les adresses vont dans la famille «\u00a0Expéditeurs\u00a0».',
       address_form: 'Une adresse a la forme nom@domaine.',
       owner_unknown: 'Aucun utilisateur actif n’a cet identifiant.',
+      catch_all: 'Ce motif correspond à tout le courrier : restreignez-le.',
+      catch_all_patterns: 'Ces motifs correspondent à tout le courrier : restreignez-en au moins un.',
+      catch_all_pair: 'Ce filtre correspond à tout le courrier : restreignez l’expéditeur ou le destinataire.',
+      slash_start: 'Un motif d’adresse ne peut pas commencer par « / ».',
+      hash_in_address: '« # » est interdit dans une adresse de filtre (Rspamd le lit comme un commentaire).',
     },
   },
   filters: {

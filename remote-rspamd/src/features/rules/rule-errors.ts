@@ -53,6 +53,11 @@ const KNOWN: [RegExp, string, (m: RegExpMatchArray) => Record<string, string>][]
   [/^A domain has no @/, 'errors.api.domain_at', () => ({})],
   [/^An address has the form name@domain$/, 'errors.api.address_form', () => ({})],
   [/^No active user has this id$/, 'errors.api.owner_unknown', () => ({})],
+  [/^This pattern matches all mail: narrow it$/, 'errors.api.catch_all', () => ({})],
+  [/^These patterns match all mail: narrow one$/, 'errors.api.catch_all_patterns', () => ({})],
+  [/^This filter matches all mail: narrow the sender or the recipient$/, 'errors.api.catch_all_pair', () => ({})],
+  [/^"\/" cannot start an address pattern$/, 'errors.api.slash_start', () => ({})],
+  [/^"#" cannot be used in a filter address/, 'errors.api.hash_in_address', () => ({})],
 ];
 
 export function fieldMessage(message: string, t: T): string {
