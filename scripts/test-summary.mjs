@@ -32,6 +32,7 @@ function e2eCounts(name) {
   );
 }
 const reports = {
+  'jest (web)': jestCounts('jest-web.json'),
   'jest (SQLite)': jestCounts('jest-sqlite.json'),
   'api tests (PostgreSQL)': jestCounts('jest-postgres.json'),
   e2e: e2eCounts('e2e.json'),

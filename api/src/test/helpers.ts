@@ -132,8 +132,13 @@ export async function createTestApp(
       return res.json();
     },
     async close() {
-      await app.close();
-      await testEnv.cleanup();
+      // The schema (PostgreSQL) and files go even when closing fails (a test that broke its database):
+      // a leftover schema shows in other tests' introspection.
+      try {
+        await app.close();
+      } finally {
+        await testEnv.cleanup();
+      }
     },
   };
 }
