@@ -95,7 +95,7 @@ function FilterForm({ type, rule }: { type: FilterType; rule: RspamdFilter | nul
         name="pattern_type"
         label={t('form.pattern_type')}
         extra={
-          <span data-testid="filter-pattern-help">
+          <span data-testid="filter-pattern-help" style={{ overflowWrap: 'anywhere' }}>
             {t(`pattern_types.${patternType}.help`)} {t(`families.${type}.examples.${patternType}`)}
           </span>
         }
@@ -103,6 +103,8 @@ function FilterForm({ type, rule }: { type: FilterType; rule: RspamdFilter | nul
       >
         <Radio.Group
           optionType="button"
+          // Four long labels ("Expression régulière"…) do not fit one row of a 390 px phone: wrap.
+          style={{ display: 'flex', flexWrap: 'wrap', rowGap: 8 }}
           options={FILTER_PATTERN_TYPES[type].map((p) => ({ value: p, label: t(`pattern_types.${p}.label`) }))}
           data-testid="filter-pattern-type"
         />
