@@ -76,13 +76,22 @@ export async function signInUi(page: Page, user: Pick<SeedUser, 'email' | 'passw
   await form.submit.click();
 }
 
-/** Logs out through the profile menu (spec §4) and waits for /login. */
+/**
+ * Logs out through the profile menu (spec §4) and waits for /login. On a loaded machine the click
+ * on "Se déconnecter" could land while the menu's popup was still settling: the item took the focus
+ * but no click reached it (seen in a trace: no logout request, the menu left open). So it tries again
+ * while the page has not left, as a person would click again.
+ */
 export async function signOutUi(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Menu du profil' }).click();
   const logout = page.waitForResponse((r) => r.url().endsWith('/api/auth/logout/'));
-  await page.getByRole('menuitem', { name: 'Se déconnecter' }).click();
+  const item = page.getByRole('menuitem', { name: 'Se déconnecter' });
+  await expect(async () => {
+    if (/\/login$/.test(page.url())) return;
+    if (!(await item.isVisible())) await page.getByRole('button', { name: 'Menu du profil' }).click({ timeout: 5_000 });
+    await item.click({ timeout: 5_000 });
+    await expect(page).toHaveURL(/\/login$/, { timeout: 10_000 });
+  }).toPass({ timeout: 45_000 });
   expect((await logout).status(), 'POST /api/auth/logout/').toBe(204);
-  await expect(page).toHaveURL(/\/login$/);
 }
 
 /** The [access, refresh] pair the console keeps in localStorage (spec §3). */
@@ -117,4 +126,48 @@ export async function setRemotes(page: Page, remotes: Record<string, string>): P
       { message: '/remotes.json follows QC_REMOTES_FILE', timeout: 15_000 },
     )
     .toEqual(remotes);
+}
+
+/**
+ * From now on, every page load records the widest the document got in its first 3 s (each animation
+ * frame): a layout that starts wide and settles (a phone first drawn as a desktop) is caught too.
+ */
+export function trackPageWidth(page: Page): Promise<void> {
+  return page.addInitScript(() => {
+    const w = window as unknown as { __qcWidest?: number };
+    w.__qcWidest = 0;
+    const until = performance.now() + 3000;
+    const tick = () => {
+      w.__qcWidest = Math.max(w.__qcWidest ?? 0, document.documentElement?.scrollWidth ?? 0);
+      if (performance.now() < until) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+/**
+ * The page's width as laid out (`widest`: the most since the load, when trackPageWidth is on), and
+ * the elements sticking out past the viewport's right edge (the deepest first), so a failing "fits
+ * the phone" check names what overflowed.
+ */
+export function pageOverflow(page: Page): Promise<{ width: number; widest: number; offenders: string[] }> {
+  return page.evaluate(() => {
+    const limit = window.innerWidth;
+    const offenders: string[] = [];
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.right <= limit + 0.5) continue;
+      if (Array.from(el.children).some((c) => c.getBoundingClientRect().right > limit + 0.5)) continue;
+      const id = el.getAttribute('data-testid');
+      const cls = typeof el.className === 'string' ? el.className.split(' ').slice(0, 2).join('.') : '';
+      const text = (el.textContent ?? '').trim().slice(0, 40);
+      offenders.push(
+        `${el.tagName.toLowerCase()}${id ? `[${id}]` : ''}${cls ? `.${cls}` : ''} ${Math.round(box.left)}–${Math.round(box.right)} "${text}"`,
+      );
+      if (offenders.length === 8) break;
+    }
+    const width = document.documentElement.scrollWidth;
+    const tracked = (window as unknown as { __qcWidest?: number }).__qcWidest;
+    return { width, widest: Math.max(width, tracked ?? 0), offenders };
+  });
 }

@@ -3,7 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import { apiAs } from '../lib/api-client';
 import { mailInfo, plainMessage, sendToHaraka, tag } from '../lib/mail';
 import { stack } from '../lib/stack';
-import { expect, notice, signInQuick, test } from '../lib/test';
+import { expect, notice, pageOverflow, signInQuick, test, trackPageWidth } from '../lib/test';
 
 // Issue 17: remote-rspamd's pages on the built console, the api's state after each step, the rule
 // live in the real Rspamd (Haraka's answer to a sender it names), and the admin-only routes.
@@ -158,8 +158,13 @@ test('on a phone (390 px) the lists and the form fit the screen: one stacked cel
     201,
   );
   await page.setViewportSize({ width: 390, height: 844 });
-  const fits = async (what: string) =>
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), what).toBeLessThanOrEqual(390);
+  // Also while loading: the shell once drew a phone as a desktop for a few frames (470 px wide).
+  await trackPageWidth(page);
+  const fits = async (what: string) => {
+    const { width, widest, offenders } = await pageOverflow(page);
+    expect(width, `${what}: ${offenders.join('; ')}`).toBeLessThanOrEqual(390);
+    expect(widest, `${what}, while loading`).toBeLessThanOrEqual(390);
+  };
   await signInQuick(page, stack.users.admin, `/rspamd/domains?q=${value}`);
   const cell = page.getByTestId('rule-summary');
   await expect(cell).toHaveCount(1);

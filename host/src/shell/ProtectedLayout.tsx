@@ -4,7 +4,7 @@ import Button from 'antd/es/button';
 import Layout from 'antd/es/layout';
 import { getCurrentUser } from '@qc/api-client';
 import { useSession } from '@qc/auth';
-import { documentTitle, PageLoading, useThemeToken } from '@qc/ui';
+import { documentTitle, matchesMedia, NARROW_QUERY, PageLoading, useThemeToken } from '@qc/ui';
 import { useTheme } from '@qc/ui-state';
 import { onlineManager, useQuery } from '@tanstack/react-query';
 import { Suspense, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
@@ -72,10 +72,11 @@ export function ProtectedLayout() {
   const dark = useTheme((s) => s.resolved === 'dark');
   const remotesFailed = useRemotes((s) => s.status === 'failed');
   const online = useOnline();
-  const [collapsed, setCollapsed] = useState(false);
   // Below antd's lg breakpoint (992 px: a phone, a small tablet) the drawer starts collapsed and the
-  // content's margin shrinks: an expanded drawer left a 390 px phone about 100 px for the page.
-  const [narrow, setNarrow] = useState(false);
+  // content's margin shrinks: an expanded drawer left a 390 px phone about 100 px for the page. Read
+  // on the first render (the Sider's onBreakpoint comes after it: the page drew wide for a few frames).
+  const [narrow, setNarrow] = useState(() => matchesMedia(NARROW_QUERY));
+  const [collapsed, setCollapsed] = useState(narrow);
   useCurrentUserQuery();
   useAccountPreferences();
   usePageTitle();

@@ -15,7 +15,7 @@ export {
 } from './PageStates';
 export { PageHeader } from './PageHeader';
 export { VisuallyHidden } from './VisuallyHidden';
-export { usePhoneLayout } from './usePhoneLayout';
+export { matchesMedia, NARROW_QUERY, PHONE_QUERY, useMediaQuery, usePhoneLayout } from './usePhoneLayout';
 export { APP_NAME, documentTitle, useDocumentTitle } from './document-title';
 export { formatDateTime, formatUtcDay } from './date-format';
 export {
@@ -54,3 +54,4 @@ export { FilterBar, type FilterBarProps } from './FilterBar';
 export { TextFilter, useDraft, FILTER_DEBOUNCE_MS } from './TextFilter';
 export { Field } from './Field';
 export { DetailStates, NotFound, FormError } from './DetailStates';
+export { SearchSelect, SEARCH_DEBOUNCE_MS, type SearchOption, type SearchSelectProps } from './SearchSelect';
