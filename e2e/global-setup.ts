@@ -110,6 +110,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const ingestToken = 'e2e-ingest-token-0123456789abcdef';
     // Rspamd fetches the console's rules with it (rspamd.spec.ts: a filter saved in the pages goes live).
     const mapsToken = 'e2e-maps-token-0123456789abcdef';
+    // Learn spam/ham (issue 18): the api reaches the stack's Rspamd controller, known before it starts.
+    const controller = { port: await freePort(), password: 'e2e-rspamd-controller-pass' };
     const env: Record<string, string> = {
       QC_HOST: '127.0.0.1',
       QC_PORT: String(port),
@@ -124,6 +126,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       QC_STATIC_DIR: process.env.QC_E2E_STATIC_DIR ?? path.join(ROOT, 'host', 'dist'),
       QC_INGEST_TOKEN: ingestToken,
       QC_RSPAMD_MAPS_TOKEN: mapsToken,
+      QC_RSPAMD_CONTROLLER_URL: `http://127.0.0.1:${controller.port}`,
+      QC_RSPAMD_CONTROLLER_PASSWORD: controller.password,
       QC_SMTP_URL: `smtp://127.0.0.1:${mail.sinkPort}`, // the e2e sink (lib/mail-harness.ts)
       QC_LOG_LEVEL: 'warn',
       // Generous sign-in limits: every spec signs in, and all of them come from 127.0.0.1.
@@ -139,7 +143,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const mailLog = path.join(resultsDir, 'e2e-mailstack.log');
     rmSync(mailLog, { force: true });
     mailStarting = mail
-      .startStack({ apiUrl: `http://127.0.0.1:${port}`, ingestToken, mapsToken, logFile: mailLog })
+      .startStack({ apiUrl: `http://127.0.0.1:${port}`, ingestToken, mapsToken, controller, logFile: mailLog })
       .then(
         (info) => ({ info }),
         (e: Error) => ({ error: e.message }),

@@ -20,6 +20,10 @@
 // `queue` a forced quarantine takes the quarantine path, discard is accepted (250) and dropped,
 // accept/add_header/greylist (waited out) are delivered whatever the score.
 //
+// Whitelists and blacklists are decided per recipient at `queue` (lib/lists.js, from Rspamd's
+// QC_LIST_* symbols): the quarantined recipients are ingested (only them in the meta), then
+// transaction.rcpt_to becomes the delivered ones and the hook continues to smtp_forward.
+//
 // At the `rcpt` hook (in place of rcpt_to.in_host_list) it accepts mail only for the console's
 // domains (GET <url>/api/mailstack/domains/, polled; lib/domain-list.js), refuses the rest with a
 // 5xx (4xx while the api fails), and uses config/host_list only until the api has answered once
@@ -36,6 +40,7 @@ const { toALabel } = require('./lib/domains');
 const { DomainList } = require('./lib/domain-list');
 const { forcedAction, queueDecision, ruleNames } = require('./lib/forced');
 const { Greylist } = require('./lib/greylist');
+const { recipientPlan } = require('./lib/lists');
 const { address } = require('./lib/meta');
 
 const QUEUE_PRIORITY = -10;
@@ -268,24 +273,41 @@ exports.quarantine_or_pass = function (next, connection) {
     const txn = connection.transaction;
     if (!txn) return defer('no transaction');
     const verdict = txn.results.get('rspamd');
-    const decision = queueDecision(forcedAction(verdict)) ?? decide(verdict, this.settings);
+    const forced = forcedAction(verdict);
+    const decision = queueDecision(forced) ?? decide(verdict, this.settings);
     if (decision.kind === 'discard') {
       // Accepted and dropped: the sender sees 250, nothing is delivered; the log keeps the rule.
       txn.results.add(this, { pass: 'discarded', msg: decision.reason });
       connection.loginfo(this, `discarded (${decision.reason}): accepted, not delivered`);
       return done(OK, 'Message accepted');
     }
-    if (decision.kind === 'pass') {
+    if (decision.kind === 'defer') return defer(decision.reason);
+
+    // Per recipient: the lists of each (lib/lists.js), else the message's decision.
+    const rcpts = txn.rcpt_to ?? [];
+    const plan = recipientPlan({
+      verdict,
+      forced,
+      base: decision,
+      recipients: rcpts.map(address),
+      lists: this.settings.lists,
+    });
+    const listed = plan.some((p) => p.list);
+    if (listed) for (const p of plan) connection.loginfo(this, `${p.address}: ${p.kind} (${p.reason})`);
+    const held = plan.filter((p) => p.kind === 'quarantine');
+    const passed = rcpts.filter((_, i) => plan[i].kind === 'pass');
+    if (!held.length) {
       txn.results.add(this, { msg: `pass: ${decision.reason}` });
-      connection.loginfo(this, `not quarantined (${decision.reason})`);
+      connection.loginfo(this, `not quarantined (${listed ? 'lists' : decision.reason})`);
       return done();
     }
-    if (decision.kind === 'defer') return defer(decision.reason);
     if (this.settings_error) return defer(`qconsole.ini: ${this.settings_error.message}`);
     if (!this.settings.token) return defer('no ingest token configured');
 
+    const reason = [...new Set(held.map((p) => p.reason))].join('; ');
     const { url, token, timeoutMs } = this.settings;
     const meta = buildMeta(connection, txn, verdict);
+    meta.rcpt_to = held.map((p) => p.address); // the console holds only the quarantined copies
     postIngest({ url, token, timeoutMs, meta, messageStream: txn.message_stream })
       .then(({ status, body }) => {
         const id = storedId(status, body);
@@ -293,12 +315,22 @@ exports.quarantine_or_pass = function (next, connection) {
         // wrong path answered by another app would otherwise be taken as stored, and the mail lost.
         if (!id) return defer(`api answered HTTP ${status}: ${body.slice(0, 200).replace(/\s+/g, ' ')}`);
         // The api holds it now: answer first, so no bookkeeping error can turn this into a 4xx
-        // (the retry would arrive under a new uuid and be stored twice).
-        done(OK, 'Message accepted');
+        // (the retry would arrive under a new uuid and be stored twice). The recipients that are
+        // not held go on to the delivering queue plugin (smtp_forward), which answers for them.
+        if (passed.length) {
+          txn.rcpt_to = passed;
+          done();
+        } else {
+          done(OK, 'Message accepted');
+        }
         try {
-          txn.notes.qconsole = { id, reason: decision.reason };
+          txn.notes.qconsole = listed ? { id, reason, recipients: plan } : { id, reason };
           txn.results.add(this, { pass: 'quarantined', id });
-          connection.loginfo(this, `quarantined (${decision.reason}) as ${id || '?'}: HTTP ${status}`);
+          const rest = passed.length ? `; delivering to ${passed.map(address).join(', ')}` : '';
+          connection.loginfo(
+            this,
+            `quarantined (${reason}) for ${meta.rcpt_to.join(', ')} as ${id || '?'}: HTTP ${status}${rest}`,
+          );
         } catch {
           /* the answer is given */
         }

@@ -124,10 +124,11 @@ function packageDir(name) {
 
 // override.d of the loopback stack: hermetic and fast to start. (Written from here, not shipped as
 // .inc files: those would be formatted as HTML by the repository's prettier.)
-const rspamdOptions = (mapWatchSeconds) => `# Loopback stack (tests, local runs): hermetic and fast to start.
-# DNS only to 127.0.0.1:53, where nothing listens: lookups fail at once instead of leaving the host.
+const rspamdOptions = (mapWatchSeconds, dnsPort) => `# Loopback stack (tests, local runs): hermetic and fast to start.
+# DNS only to 127.0.0.1 (port 53, where nothing listens, unless a test runs its own server there):
+# lookups fail at once or get the test's answers, never leave the host.
 dns {
-  nameserver = ["127.0.0.1:53"];
+  nameserver = ["127.0.0.1:${dnsPort ?? 53}"];
   timeout = 0.5s;
   sockets = 4;
   retransmits = 1;
@@ -152,6 +153,10 @@ const RSPAMD_CACHE_DIRS = 'maps_cache_dir = "${DBDIR}";\nhs_cache_dir = "${DBDIR
  * ships one, else an empty map). The multimap rules are read from Debian's file and written back
  * with only their map changed.
  */
+// Test-only scores (loopback stack): a message with `X-Loopback-Score: add-header` scores about 7
+// (Rspamd's "add header", between the add_header and quarantine thresholds), `quarantine` about 11.
+const LOOPBACK_SCORES = { 'add-header': 7, quarantine: 11 };
+
 function writeHermeticOverrides(confDir) {
   const empty = path.join(confDir, 'empty.map');
   fs.writeFileSync(empty, '# loopback stack: no map from the network\n');
@@ -167,7 +172,15 @@ function writeHermeticOverrides(confDir) {
     if (!/map\s*=\s*"https?:\/\//.test(m[2])) continue;
     rules.push(`${m[1]} {${m[2].replace(/map\s*=\s*"https?:\/\/[^"]*"/, `map = "${empty}"`)}}\n`);
   }
-  override('multimap.conf', `# loopback stack: Debian's network maps, made local\n${rules.join('')}`);
+  for (const [value, score] of Object.entries(LOOPBACK_SCORES)) {
+    const symbol = `LOOPBACK_SCORE_${value.replace('-', '_').toUpperCase()}`;
+    const map = path.join(confDir, `loopback-score-${value}.map`);
+    fs.writeFileSync(map, `${value}\n`);
+    rules.push(
+      `${symbol} {\n  type = "header";\n  header = "X-Loopback-Score";\n  map = "${map}";\n  score = ${score};\n}\n`,
+    );
+  }
+  override('multimap.conf', `# loopback stack: Debian's network maps, made local; test scores\n${rules.join('')}`);
   override('mime_types.conf', `file = ["${path.join(DEBIAN_RSPAMD, 'maps.d', 'mime_types.inc')}"];\n`);
   override('mid.conf', `source {\n  url = ["${path.join(DEBIAN_RSPAMD, 'maps.d', 'mid.inc')}"];\n}\n`);
 }
@@ -197,20 +210,23 @@ function mapsUrl(confDir, { url, token }) {
   fs.mkdirSync(dir, { recursive: true });
   for (const name of qconsoleMapNames()) {
     const body = name.endsWith('.json')
-      ? '{"qconsole": "off", "version": 0, "filters": [], "rules": []}\n'
+      ? '{"qconsole": "off", "version": 0, "filters": [], "rules": [], "entries": []}\n'
       : "# qconsole: no maps secret given, the console's rules are off\n";
     fs.writeFileSync(path.join(dir, name), body);
   }
   return `file://${dir}`;
 }
 
-function writeRspamdConfig(confDir, { normalPort, controllerPort, redisPort, passwordHash, mapWatchSeconds = 1 }) {
+function writeRspamdConfig(
+  confDir,
+  { normalPort, controllerPort, redisPort, passwordHash, mapWatchSeconds = 1, dnsPort = null },
+) {
   copyDir(RSPAMD_LOCAL, path.join(confDir, 'local.d'));
   copyDir(path.join(RSPAMD_LOOPBACK, 'local.d'), path.join(confDir, 'local.d'));
   fs.mkdirSync(path.join(confDir, 'override.d'), { recursive: true });
   fs.copyFileSync(path.join(RSPAMD_LOOPBACK, 'tld-small.dat'), path.join(confDir, 'tld-small.dat'));
   const o = (name, text) => fs.writeFileSync(path.join(confDir, 'override.d', name), text);
-  o('options.inc', rspamdOptions(mapWatchSeconds) + RSPAMD_CACHE_DIRS);
+  o('options.inc', rspamdOptions(mapWatchSeconds, dnsPort) + RSPAMD_CACHE_DIRS);
   o('logging.inc', RSPAMD_LOGGING);
   o('worker-normal.inc', `bind_socket = "${HOST}:${normalPort}";\ncount = 1;\n`);
   o(
@@ -223,6 +239,13 @@ function writeRspamdConfig(confDir, { normalPort, controllerPort, redisPort, pas
   o('worker-proxy.inc', '# not used: Haraka talks to the normal worker\ncount = -1;\n');
   o('redis.conf', `servers = "${HOST}:${redisPort}";\n`);
   writeHermeticOverrides(confDir);
+  if (dnsPort) {
+    // A test's DNS server answers: SPF can be checked for real, also for mail from 127.0.0.1.
+    o(
+      'spf.conf',
+      '# loopback stack with a test DNS server\nenabled = true;\ncheck_local = true;\ncheck_authed = true;\n',
+    );
+  }
 }
 
 /**
@@ -290,6 +313,8 @@ async function rspamdCanary(url) {
  * @param {string} [opts.runDir]        state + logs (default: a new temp dir, removed by stop())
  * @param {boolean} [opts.keepRunDir]   keep the temp run dir after stop() (logs)
  * @param {string} [opts.rspamdPassword] controller password (default: random)
+ * @param {number} [opts.controllerPort] the controller's port on 127.0.0.1 (default: a free one), for
+ *   a console started before the stack (QC_RSPAMD_CONTROLLER_URL)
  * @param {string[]} [opts.domains]     host_list: the domains Haraka accepts until the console's list
  *                                      arrives (default example.com/.org/.net)
  * @param {number} [opts.domainsRefresh=10] seconds between the plugin's polls of the console's domains
@@ -299,6 +324,8 @@ async function rspamdCanary(url) {
  * @param {number} [opts.mapWatchInterval=1] Rspamd's map_watch_interval, seconds (compose uses 5)
  * @param {number} [opts.greylistWindow] seconds a greylisted sender must wait before its retry is
  *   accepted (haraka-plugin-qconsole [greylist] window; default 300)
+ * @param {{port: number}} [opts.dns] a DNS server on 127.0.0.1:<port> (a test's): Rspamd resolves with it
+ *   and checks SPF (also for mail from 127.0.0.1); default: no DNS (127.0.0.1:53) and no SPF
  * @param {boolean} [opts.install=false] apt-get install rspamd/redis-server when missing (root)
  * @param {(name: string, line: string) => void} [opts.onLog] every log line of the daemons
  * @param {number} [opts.readyTimeoutMs=90000]
@@ -337,7 +364,7 @@ async function startMailStack(opts = {}) {
   if (await portInUse(smtpPort)) throw new Error(`port ${HOST}:${smtpPort} is already in use (SMTP)`);
   const redisPort = await freePort();
   const normalPort = await freePort();
-  const controllerPort = await freePort();
+  const controllerPort = opts.controllerPort || (await freePort());
   const rspamdPassword = opts.rspamdPassword || crypto.randomBytes(12).toString('hex');
   const maps =
     opts.maps === false
@@ -354,7 +381,10 @@ async function startMailStack(opts = {}) {
   const rspamdConf = dir('rspamd', 'conf');
   const mapWatchSeconds = opts.mapWatchInterval ?? 1;
   if (!(Number(mapWatchSeconds) > 0)) throw new Error(`mapWatchInterval must be seconds, got ${mapWatchSeconds}`);
-  writeRspamdConfig(rspamdConf, { normalPort, controllerPort, redisPort, passwordHash, mapWatchSeconds });
+  const dnsPort = opts.dns ? Number(opts.dns.port) : null;
+  if (opts.dns && !(Number.isInteger(dnsPort) && dnsPort > 0 && dnsPort < 65536))
+    throw new Error(`dns.port must be a port number, got ${opts.dns.port}`);
+  writeRspamdConfig(rspamdConf, { normalPort, controllerPort, redisPort, passwordHash, mapWatchSeconds, dnsPort });
   const qcMapsUrl = mapsUrl(rspamdConf, maps);
   const rspamdState = ['db', 'run', 'log'].map((d) => dir('rspamd', d));
   if (root) {

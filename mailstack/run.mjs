@@ -15,6 +15,7 @@
 //   QC_MAILSTACK_RUN_DIR     state, logs and the sink's messages (default: a temp dir, removed on exit)
 //   QC_MAILSTACK_DOMAINS     domains accepted until the console's list arrives (default example.com,example.org,example.net)
 //   QC_MAILSTACK_RSPAMD_PASSWORD  Rspamd controller password (default: random, printed)
+//   QC_MAILSTACK_RSPAMD_CONTROLLER_PORT  the controller's port (default: a free one, printed)
 //   QC_MAILSTACK_VERBOSE=1   also print Rspamd's and Redis' logs (Haraka's are always printed)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -102,6 +103,9 @@ try {
     smtpPort,
     runDir,
     rspamdPassword: env.QC_MAILSTACK_RSPAMD_PASSWORD || undefined,
+    controllerPort: env.QC_MAILSTACK_RSPAMD_CONTROLLER_PORT
+      ? Number(env.QC_MAILSTACK_RSPAMD_CONTROLLER_PORT)
+      : undefined,
     domains: env.QC_MAILSTACK_DOMAINS ? env.QC_MAILSTACK_DOMAINS.split(',').map((d) => d.trim()) : undefined,
     maps: { url: `${apiUrl}/api/rspamd/maps`, token: env.QC_RSPAMD_MAPS_TOKEN || undefined },
     greylistWindow,
@@ -122,6 +126,9 @@ say(`  SMTP (Haraka)   127.0.0.1:${stack.smtpPort}   spam → ${apiUrl}/api/quar
 say(`  next hop        ${stack.nextHop.host}:${stack.nextHop.port}${sink ? ` (built-in sink: ${sinkDir})` : ''}`);
 say(`  Rspamd          ${stack.rspamd.url} (scanner), ${stack.rspamd.controllerUrl} (controller)`);
 say(`                  controller password: ${stack.rspamd.password}`);
+say(
+  `                  learn spam/ham from the console: QC_RSPAMD_CONTROLLER_URL=${stack.rspamd.controllerUrl} QC_RSPAMD_CONTROLLER_PASSWORD=<that password>`,
+);
 say(
   stack.maps.url
     ? `  console rules   Rspamd polls ${stack.maps.url}/<map> (QC_RSPAMD_MAPS_TOKEN)`

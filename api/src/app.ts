@@ -24,6 +24,8 @@ import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { scheduleJobs } from './modules/jobs/jobs.service';
 import { historyRoutes } from './modules/history/history.routes';
+import { learningRoutes } from './modules/learning/learning.routes';
+import { listsRoutes } from './modules/lists/lists.routes';
 import { mailstackRoutes } from './modules/mailstack/mailstack.routes';
 import { mfaRoutes } from './modules/mfa/mfa.routes';
 import { rspamdMapsRoutes } from './modules/rspamd-maps/maps.routes';
@@ -211,6 +213,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(feedbackRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });
   await app.register(quarantineRoutes, { ctx });
+  await app.register(listsRoutes, { ctx });
+  await app.register(learningRoutes, { ctx });
   await app.register(historyRoutes, { ctx });
   await app.register(statisticsRoutes, { ctx });
   await app.register(healthRoutes, { ctx });

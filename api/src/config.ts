@@ -64,6 +64,11 @@ export interface Config {
    * and the seconds the answer's Expires header lies ahead (Rspamd 3.4 polls again then).
    */
   rspamdMaps: { token: string | null; allow: string[]; expiresSeconds: number };
+  /**
+   * Rspamd's controller, for learning spam/ham (POST <url>/learnspam|learnham with header
+   * `Password`): url null answers 503 learn_not_configured.
+   */
+  rspamdController: { url: string | null; password: string | null };
   /** Largest ingest request body (multipart meta + message), bytes. */
   ingestMaxBytes: number;
   smtpUrl: string | null;
@@ -202,6 +207,16 @@ const EnvSchema = z.object({
     )
     .refine((list) => list.length > 0 && list.every(isIpOrCidr), 'must be a comma-separated list of IPs or CIDRs'),
   QC_RSPAMD_MAPS_EXPIRES: int(5, 1, 3600),
+  QC_RSPAMD_CONTROLLER_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/]+/, 'must be an http(s):// URL, e.g. http://127.0.0.1:11334')
+    .optional(),
+  // Sent as the controller's `Password` header: one line.
+  QC_RSPAMD_CONTROLLER_PASSWORD: z
+    .string()
+    .min(1)
+    .refine((v) => !/[\r\n\0]/.test(v), 'must be one line')
+    .optional(),
   // Haraka's max.bytes (25 MiB) plus the form's overhead.
   QC_INGEST_MAX_BYTES: int(26 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
   QC_SMTP_URL: z
@@ -361,6 +376,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       token: e.QC_RSPAMD_MAPS_TOKEN ?? null,
       allow: e.QC_RSPAMD_MAPS_ALLOW,
       expiresSeconds: e.QC_RSPAMD_MAPS_EXPIRES,
+    },
+    rspamdController: {
+      url: e.QC_RSPAMD_CONTROLLER_URL ? e.QC_RSPAMD_CONTROLLER_URL.replace(/\/+$/, '') : null,
+      password: e.QC_RSPAMD_CONTROLLER_PASSWORD ?? null,
     },
     ingestMaxBytes: e.QC_INGEST_MAX_BYTES,
     smtpUrl: e.QC_SMTP_URL ?? null,

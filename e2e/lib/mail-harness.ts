@@ -31,7 +31,14 @@ export interface MailHarness {
   controlUrl: string;
   /** Starts the mail stack against the api (resolves with Haraka's port). */
   /** `mapsToken`: the api's QC_RSPAMD_MAPS_TOKEN, so Rspamd fetches the console's rules (issue 17). */
-  startStack(opts: { apiUrl: string; ingestToken: string; mapsToken: string; logFile: string }): Promise<MailInfo>;
+  /** `controller`: Rspamd's controller port and password, given to the api before the stack starts (learn). */
+  startStack(opts: {
+    apiUrl: string;
+    ingestToken: string;
+    mapsToken: string;
+    controller: { port: number; password: string };
+    logFile: string;
+  }): Promise<MailInfo>;
   close(): Promise<void>;
 }
 
@@ -205,12 +212,14 @@ export async function startMailHarness(api: ApiControl, apiPort: () => number): 
   return {
     sinkPort: sink.port,
     controlUrl,
-    async startStack({ apiUrl, ingestToken, mapsToken, logFile }) {
+    async startStack({ apiUrl, ingestToken, mapsToken, controller, logFile }) {
       const log = createWriteStream(logFile, { flags: 'a' });
       stack = await startMailStack({
         apiUrl,
         ingestToken,
         maps: { token: mapsToken },
+        controllerPort: controller.port,
+        rspamdPassword: controller.password,
         nextHop: `${HOST}:${sink.port}`,
         // Haraka takes its accepted domains from the console: the admin spec deletes one and waits
         // for the refusal, so the list is polled every second (10 s by default).

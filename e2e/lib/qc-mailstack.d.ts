@@ -21,6 +21,9 @@ declare module '@qc/mailstack' {
     domainsRefresh?: number;
     /** Where Rspamd fetches the console's rules (default <apiUrl>/api/rspamd/maps); no token: rules off. */
     maps?: { url?: string; token?: string } | false;
+    /** Rspamd's controller port on 127.0.0.1 (default: a free one) and password (default: random). */
+    controllerPort?: number;
+    rspamdPassword?: string;
     onLog?: (name: string, line: string) => void;
     readyTimeoutMs?: number;
   }): Promise<MailStack>;

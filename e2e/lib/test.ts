@@ -132,8 +132,8 @@ export async function setRemotes(page: Page, remotes: Record<string, string>): P
  * From now on, every page load records the widest the document got in its first 3 s (each animation
  * frame): a layout that starts wide and settles (a phone first drawn as a desktop) is caught too.
  */
-export function trackPageWidth(page: Page): Promise<void> {
-  return page.addInitScript(() => {
+export async function trackPageWidth(page: Page): Promise<void> {
+  await page.addInitScript(() => {
     const w = window as unknown as { __qcWidest?: number };
     w.__qcWidest = 0;
     const until = performance.now() + 3000;

@@ -2,6 +2,7 @@
 // Turns the parsed qconsole.ini (+ environment) into the settings the hook uses. Pure: no I/O.
 
 const path = require('node:path');
+const { parseLists } = require('./lists');
 
 const DEFAULT_API_URL = 'http://127.0.0.1:8080';
 const INGEST_PATH = 'api/quarantine/ingest/';
@@ -87,6 +88,7 @@ function parseSettings(ini, env) {
   const q = ini?.quarantine ?? {};
   const d = ini?.domains ?? {};
   const g = ini?.greylist ?? {};
+  const l = ini?.lists ?? {};
   const base = text(api.url) || text(env.QC_API_URL) || DEFAULT_API_URL;
   const timeout = Number(text(api.timeout) || 20);
   if (!Number.isFinite(timeout) || timeout <= 0)
@@ -106,6 +108,7 @@ function parseSettings(ini, env) {
     unscanned,
     domains: parseDomains(d, base, env),
     greylist: parseGreylist(g),
+    lists: parseLists(l),
   };
 }
 

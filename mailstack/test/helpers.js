@@ -200,9 +200,10 @@ async function startIngestStandIn(token) {
  * data directory; stop() and start() again keep the data. addDomain/deleteDomain change the
  * console's domains in its database directly (what the domain administration does). With
  * `mapsToken` it serves the Rspamd maps (QC_RSPAMD_MAPS_TOKEN, Expires `mapsExpires` s ahead); `db` is its
- * database, `request(method, url, body)` a call signed in as the admin (after login()).
+ * database, `request(method, url, body)` a call signed in as the admin (after login()). `env`: more
+ * QC_* settings.
  */
-async function startRealApi({ port, token, mapsToken, mapsExpires = 1 }) {
+async function startRealApi({ port, token, mapsToken, mapsExpires = 1, env: extraEnv = {} }) {
   const { loadConfig } = require('../../api/src/config');
   const { startServer } = require('../../api/src/server');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qc-stack-api-'));
@@ -221,8 +222,9 @@ async function startRealApi({ port, token, mapsToken, mapsExpires = 1 }) {
     QC_STATIC_DIR: path.join(dataDir, 'static'),
     QC_REMOTES_DIR: path.join(dataDir, 'remotes'),
     ...(mapsToken ? { QC_RSPAMD_MAPS_TOKEN: mapsToken, QC_RSPAMD_MAPS_EXPIRES: String(mapsExpires) } : {}),
+    ...extraEnv,
   };
-  const config = loadConfig(env, dataDir);
+  let config = loadConfig(env, dataDir);
   let app = await startServer(config, () => {});
   // The console's database, as the domain administration changes it (a second handle: SQLite WAL).
   const { openMigratedDatabase } = require('../../api/src/db/database');
@@ -245,7 +247,9 @@ async function startRealApi({ port, token, mapsToken, mapsExpires = 1 }) {
       if (app) await app.close();
       app = null;
     },
-    async start() {
+    /** Starts again on the same data; `moreEnv` (e.g. QC_RSPAMD_CONTROLLER_URL) on top of the first settings. */
+    async start(moreEnv) {
+      if (moreEnv) config = loadConfig({ ...env, ...moreEnv }, dataDir);
       app = await startServer(config, () => {});
     },
     async login() {

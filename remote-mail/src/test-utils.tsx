@@ -118,6 +118,8 @@ export function emailDetail(overrides: Partial<QuarantineDetail> = {}): Quaranti
     raw_available: true,
     purged_at: null,
     delivery: null,
+    hold_reasons: [],
+    learned: null,
     ...overrides,
   };
 }

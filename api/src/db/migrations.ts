@@ -12,6 +12,7 @@ import { m0011_retention_index } from './migration-0011-retention-index';
 import { m0012_history_audience } from './migration-0012-history-audience';
 import { m0013_administration } from './migration-0013-administration';
 import { m0014_rspamd_rules } from './migration-0014-rspamd-rules';
+import { m0015_sender_lists } from './migration-0015-sender-lists';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -241,6 +242,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_history_audience': m0012_history_audience,
   '0013_administration': m0013_administration,
   '0014_rspamd_rules': m0014_rspamd_rules,
+  '0015_sender_lists': m0015_sender_lists,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

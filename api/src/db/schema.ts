@@ -114,6 +114,11 @@ export interface QuarantineMessagesTable {
   // 0010_envelope_to: the envelope recipients as Haraka received them (JSON array), when the case of
   // any differs from the stored (lower-cased) address; null: as stored.
   envelope_to: string | null;
+  // 0015_sender_lists: what the console had Rspamd learn from this message (null: nothing yet).
+  learned_as: 'spam' | 'ham' | null;
+  learned_at: number | null;
+  /** The e-mail of who asked, as it was. */
+  learned_by: string | null;
 }
 
 /** The original bytes of a quarantined message. */
@@ -353,6 +358,24 @@ export interface RspamdMapFetchesTable {
   version: number;
 }
 
+/**
+ * Issue 18: a whitelist or blacklist entry of one owner (migration 0015). One row per owner and
+ * address across both kinds; owner_key is `user:<id>`, `domain:<id>` or `global`.
+ */
+export interface SenderListsTable {
+  id: string;
+  kind: 'whitelist' | 'blacklist';
+  scope: 'user' | 'domain' | 'global';
+  /** Stored form: lower case, domain as IDNA A-label; `@domain` for a whole domain. */
+  address: string;
+  user_id: string | null;
+  domain_id: string | null;
+  owner_key: string;
+  created_at: number;
+  created_by_id: string | null;
+  created_by_email: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   user_invitations: UserInvitationsTable;
@@ -379,4 +402,5 @@ export interface Database {
   system_rules: SystemRulesTable;
   rspamd_lists: RspamdListsTable;
   rspamd_map_fetches: RspamdMapFetchesTable;
+  sender_lists: SenderListsTable;
 }

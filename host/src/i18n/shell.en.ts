@@ -1,3 +1,4 @@
+import lists from './lists.en';
 import mfa from './mfa.en';
 import type shell from './shell.fr';
 
@@ -69,6 +70,7 @@ const en: typeof shell = {
     },
   },
   mfa,
+  lists,
   settings: {
     description: 'Adjust the console to your liking.',
     preferences: {

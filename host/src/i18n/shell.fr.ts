@@ -3,6 +3,7 @@
  * namespace but registered by the lazy shell chunk (registerShellStrings), so /login never downloads
  * them. Keys mirror shell.en.ts exactly (a test checks).
  */
+import lists from './lists.fr';
 import mfa from './mfa.fr';
 
 const shell = {
@@ -74,6 +75,7 @@ const shell = {
     },
   },
   mfa,
+  lists,
   settings: {
     description: 'Réglez la console à votre convenance.',
     preferences: {

@@ -181,6 +181,100 @@ local function qc_rules(task)
   end
 end
 
+--[[
+Whitelists and blacklists (issue 18): GET <QC_MAPS_URL>/sender-lists.json,
+{"entries": [[owner, sender, "w"|"b", id], ...]} with owner a recipient address, "@<domain>" or "*"
+and sender an address or "@<domain>" (all lower case, A-label domains). For each SMTP recipient the
+most specific owner that has an entry for this sender wins (the recipient, then its domain, then
+"*"), whatever the kind; within one owner a blacklist entry beats a whitelist one. The sender is the
+envelope sender and the header From (each as address and @domain; a null envelope sender: the
+header From only). Score-0 symbols QC_LIST_WHITELIST / QC_LIST_BLACKLIST carry one option
+"<recipient>=list:<id>" per recipient: haraka-plugin-qconsole decides per recipient from them.
+Run twice: a connection filter (before the message is parsed: the envelope sender only) and a
+prefilter with ignore_passthrough (envelope and header From) that replaces the first answer. A
+GTUBE body makes Rspamd skip every rule after parsing: the envelope answer is then what Haraka gets.
+]]--
+local sender_lists = {} -- owner -> sender -> { kind = 'w'|'b', id = '...' }
+
+local function load_sender_lists(data)
+  local parser = ucl.parser()
+  local res, err = parser:parse_string(tostring(data))
+  local obj = res and parser:get_object()
+  if not res or type(obj) ~= 'table' or type(obj.entries) ~= 'table' then
+    rspamd_logger.errx(rspamd_config, '%s: sender lists map not understood (%s): keeping the lists loaded before',
+      N, err or 'no entries')
+    return
+  end
+  local loaded, n = {}, 0
+  for _, e in ipairs(obj.entries) do
+    if type(e) == 'table' and type(e[1]) == 'string' and type(e[2]) == 'string'
+        and (e[3] == 'w' or e[3] == 'b') and e[4] ~= nil then
+      local owner = e[1]:lower()
+      loaded[owner] = loaded[owner] or {}
+      loaded[owner][e[2]:lower()] = { kind = e[3], id = tostring(e[4]) }
+      n = n + 1
+    end
+  end
+  sender_lists = loaded
+  rspamd_logger.infox(rspamd_config, '%s: sender lists: %s entries (list version %s)', N, n, obj.version)
+end
+
+-- The sender as the lists name it: envelope address, its @domain, header From address, its @domain.
+local function sender_keys(task, envelope_only)
+  local keys, seen = {}, {}
+  local function add(a)
+    if type(a) ~= 'table' or type(a.addr) ~= 'string' or a.addr == '' then return end
+    for _, k in ipairs({ a.addr:lower(), a.domain and a.domain ~= '' and ('@' .. a.domain:lower()) or nil }) do
+      if not seen[k] then
+        seen[k] = true
+        table.insert(keys, k)
+      end
+    end
+  end
+  local smtp = task:get_from('smtp')
+  if smtp and smtp[1] then add(smtp[1]) end
+  if envelope_only then return keys end
+  local mime = task:get_from('mime')
+  if mime and mime[1] then add(mime[1]) end -- the first From address: the one a reader sees
+  return keys
+end
+
+local function owner_hit(entries, keys)
+  if not entries then return nil end
+  local white
+  for _, k in ipairs(keys) do
+    local e = entries[k]
+    if e and e.kind == 'b' then return e end
+    white = white or e
+  end
+  return white
+end
+
+local function qc_lists(task, envelope_only)
+  if next(sender_lists) == nil then return end
+  local keys = sender_keys(task, envelope_only)
+  if not envelope_only then
+    -- The connection filter's envelope-only answer is replaced by the full one.
+    task:remove_result('QC_LIST_WHITELIST')
+    task:remove_result('QC_LIST_BLACKLIST')
+  end
+  if #keys == 0 then return end
+  local found, done = { w = {}, b = {} }, {}
+  for _, r in ipairs(task:get_recipients('smtp') or {}) do
+    local rcpt = (r.addr or ''):lower()
+    local domain = (r.domain or ''):lower()
+    if rcpt ~= '' and not done[rcpt] then
+      done[rcpt] = true
+      local hit = owner_hit(sender_lists[rcpt], keys)
+        or (domain ~= '' and owner_hit(sender_lists['@' .. domain], keys))
+        or owner_hit(sender_lists['*'], keys)
+      if hit then table.insert(found[hit.kind], string.format('%s=list:%s', rcpt, hit.id)) end
+    end
+  end
+  if #found.w > 0 then task:insert_result('QC_LIST_WHITELIST', 1.0, found.w) end
+  if #found.b > 0 then task:insert_result('QC_LIST_BLACKLIST', 1.0, found.b) end
+end
+
 if not base or base == '' then
   rspamd_logger.warnx(rspamd_config,
     '%s: QC_MAPS_URL is not set (rspamd --var=QC_MAPS_URL=...): control-panel filters and system rules are off', N)
@@ -199,6 +293,35 @@ rspamd_config:add_map({
   description = 'Quarantine Console system rules',
   callback = load_json_map('SYSTEM', 'rules'),
 })
+rspamd_config:add_map({
+  url = base .. '/sender-lists.json',
+  type = 'callback',
+  description = 'Quarantine Console whitelists and blacklists',
+  callback = load_sender_lists,
+})
+
+rspamd_config:register_symbol({
+  name = 'QC_LISTS_ENVELOPE',
+  type = 'connfilter',
+  callback = function(task) qc_lists(task, true) end,
+  description = 'Quarantine Console whitelists and blacklists, per recipient, by the envelope sender',
+})
+local lists_id = rspamd_config:register_symbol({
+  name = 'QC_LISTS',
+  type = 'prefilter',
+  flags = 'ignore_passthrough',
+  priority = 20,
+  callback = function(task) qc_lists(task, false) end,
+  description = 'Quarantine Console whitelists and blacklists, per recipient',
+})
+for _, kind in ipairs({ 'WHITELIST', 'BLACKLIST' }) do
+  local name = 'QC_LIST_' .. kind
+  rspamd_config:register_symbol({ name = name, type = 'virtual', parent = lists_id })
+  rspamd_config:set_metric_symbol({
+    name = name, score = 0.0, group = N,
+    description = string.format('Quarantine Console %s: options <recipient>=list:<entry id>', kind:lower()),
+  })
+end
 
 local id = rspamd_config:register_symbol({
   name = 'QC_RULES',

@@ -27,3 +27,11 @@ export {
 export { sendFeedback, listFeedback, fetchBlob, type FeedbackSubmission } from './feedback';
 export { authFetch, createAuthFetch, isAuthPath } from './auth-fetch';
 export { HTTPError } from 'ky';
+export {
+  listEntries,
+  createListEntry,
+  deleteListEntry,
+  clearList,
+  type ListOwnerParams,
+  type ListPageParams,
+} from './lists';

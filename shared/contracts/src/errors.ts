@@ -33,6 +33,10 @@ export const ERROR_CODES = [
   // Rspamd rules (DESIGN §4.1, issue 17): the detail names the other rule (#id, value, action, description)
   'filter_exists', // 409, the same family already has a rule for this value (apanel: this from → to pair; system rule: these patterns) with the same action
   'filter_conflict', // 409, as filter_exists but with another action (accept vs reject…): Rspamd would apply whichever it saw first
+  // Lists (issue 18): the detail names the other entry (id, kind, address)
+  'list_exists', // 409, this owner's list of this kind has the address already
+  'list_conflict', // 409, the address is on this owner's other list (whitelist vs blacklist)
+  'list_owner_ambiguous', // 400, "Not spam" by an admin with allow_sender 'domain': the recipients are not in exactly one console domain (a step's code)
   'invitation_invalid', // 400, unknown or already used invitation link
   'invitation_expired', // 400, the invitation link has expired
   'invitation_not_pending', // 409, a new invitation for a user who has already set a password
@@ -58,6 +62,9 @@ export const ERROR_CODES = [
   'relay_not_configured', // 503, QC_SMTP_URL is unset
   'ingest_disabled', // 503, QC_INGEST_TOKEN is unset
   'maps_disabled', // 503, QC_RSPAMD_MAPS_TOKEN is unset (GET /api/rspamd/maps/…)
+  'rspamd_unavailable', // 502, Rspamd's controller could not be reached (learn): nothing recorded
+  'rspamd_refused', // 502, Rspamd's controller refused (learn), with its answer in the message: nothing recorded
+  'learn_not_configured', // 503, QC_RSPAMD_CONTROLLER_URL is unset
   'raw_purged', // 410, the original message was removed by retention (QC_RETENTION_DAYS): no download, no release
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { CursorParam, emptyAsUndefined, PageSizeParam, Role } from './common';
 import { DateFilter, optionalText, refuseReversedBounds } from './quarantine';
 
-/** What the history (audit trail) records about quarantined mail: every download, release and delete. */
-export const HISTORY_MAIL_ACTIONS = ['download', 'release', 'delete'] as const;
+/** What the history (audit trail) records about quarantined mail: every download, release, delete and learn (issue 18). */
+export const HISTORY_MAIL_ACTIONS = ['download', 'release', 'delete', 'learn_spam', 'learn_ham'] as const;
 export type HistoryMailAction = (typeof HISTORY_MAIL_ACTIONS)[number];
 /** Administration (issue 16): every change made through /api/users/ and /api/domains/, with its actor. */
 export const ADMIN_ACTIONS = [
@@ -19,6 +19,12 @@ export const ADMIN_ACTIONS = [
   'filter_update',
   'filter_delete',
 ] as const;
+/**
+ * Whitelist and blacklist changes (issue 18), target kind `list_entry` (label `whitelist
+ * jane@example.com`) or `list` for a clear (label `blacklist of user jane@corp.example`): read by
+ * the actor, admins, and the domain_admin of the list owner's domain.
+ */
+export const LIST_ACTIONS = ['list_add', 'list_remove', 'list_clear'] as const;
 /** Security events of an account (also structured log lines): read by admins and the account's domain_admin. */
 export const SECURITY_ACTIONS = [
   'login_failed',
@@ -29,20 +35,34 @@ export const SECURITY_ACTIONS = [
   'mfa_disabled',
   'password_changed',
 ] as const;
-export const HISTORY_ACTIONS = [...HISTORY_MAIL_ACTIONS, ...ADMIN_ACTIONS, ...SECURITY_ACTIONS] as const;
+export const HISTORY_ACTIONS = [
+  ...HISTORY_MAIL_ACTIONS,
+  ...ADMIN_ACTIONS,
+  ...LIST_ACTIONS,
+  ...SECURITY_ACTIONS,
+] as const;
 /** The `category` filter of the history: one of these groups of actions. */
 export const HISTORY_CATEGORIES = {
   mail: HISTORY_MAIL_ACTIONS,
   administration: ADMIN_ACTIONS,
+  lists: LIST_ACTIONS,
   security: SECURITY_ACTIONS,
 };
-export const HistoryCategory = z.enum(['mail', 'administration', 'security']);
+export const HistoryCategory = z.enum(['mail', 'administration', 'lists', 'security']);
 export type HistoryCategory = z.infer<typeof HistoryCategory>;
 export const HistoryAction = z.enum(HISTORY_ACTIONS);
 export type HistoryAction = z.infer<typeof HistoryAction>;
 
 /** What an administration row is about: a user, a domain, or an Rspamd rule of one of the three kinds. */
-export const HISTORY_TARGET_KINDS = ['user', 'domain', 'filter', 'apanel_filter', 'system_rule'] as const;
+export const HISTORY_TARGET_KINDS = [
+  'user',
+  'domain',
+  'filter',
+  'apanel_filter',
+  'system_rule',
+  'list_entry',
+  'list',
+] as const;
 export const HistoryTargetKind = z.enum(HISTORY_TARGET_KINDS);
 export type HistoryTargetKind = z.infer<typeof HistoryTargetKind>;
 

@@ -19,3 +19,5 @@ export * from './statistics';
 export * from './admin-users';
 export * from './domains';
 export * from './rspamd';
+export * from './lists';
+export * from './learning';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HoldReason, LearnedState } from './lists';
 import { ApiError, CursorParam, emptyAsUndefined, PageSizeParam, queryNumber } from './common';
 
 /**
@@ -344,6 +345,10 @@ export const QuarantineDetail = z.object({
   purged_at: z.string().nullable(),
   /** The last release attempt that concerned a recipient the caller sees. */
   delivery: DeliveryAttempt.nullable(),
+  /** Why the caller's copy is held (issue 18), strongest first; empty when nothing says. */
+  hold_reasons: z.array(HoldReason),
+  /** Learned as spam or ham through the console (issue 18), or null. */
+  learned: LearnedState.nullable(),
 });
 export type QuarantineDetail = z.infer<typeof QuarantineDetail>;
 

@@ -227,6 +227,8 @@ export const RSPAMD_LISTS = [
   'filters-special',
   'apanel-filters',
   'system-rules',
+  // Issue 18: the whitelists and blacklists of every owner (shared/contracts/src/lists.ts).
+  'sender-lists',
 ] as const;
 export const RspamdListName = z.enum(RSPAMD_LISTS);
 export type RspamdListName = z.infer<typeof RspamdListName>;

@@ -1,3 +1,4 @@
+import { bumpIfOwner } from '../lists/lists.repository';
 import {
   DOMAIN_DETAIL_USERS,
   DOMAIN_HAS_USERS_MESSAGE,
@@ -216,6 +217,7 @@ export async function changeDomain(db: DbExecutor, actor: AuditActor, id: string
       const now = Math.max(Date.now(), row.updated_at + 1); // updated_at always moves forward
       if (!(await updateDomain(trx, id, { ...fields, updated_at: now }))) throw domainNotFound();
       const next = { ...row, ...fields, updated_at: now };
+      if (fields.name !== undefined) await bumpIfOwner(trx, { domainId: id }); // `@<name>` in Rspamd's map
       await recordAudit(trx, { action: 'domain_update', actor, target: auditTarget(next), changes, at: now });
       return next;
     });
@@ -237,6 +239,7 @@ export async function removeDomain(db: DbExecutor, actor: AuditActor, id: string
     await db.transaction().execute(async (trx) => {
       const row = await findDomainById(trx, id);
       if (!row) throw domainNotFound();
+      await bumpIfOwner(trx, { domainId: id }); // its list entries go with it (rolled back if refused)
       const outcome = await deleteDomainWithoutUsers(trx, id);
       if (outcome === 'missing') throw domainNotFound();
       if (outcome === 'has_users') throw hasUsers();

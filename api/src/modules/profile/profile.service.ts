@@ -1,3 +1,4 @@
+import { bumpIfOwner } from '../lists/lists.repository';
 import { randomBytes } from 'node:crypto';
 import {
   EMAIL_CONFIRM_PATH,
@@ -269,6 +270,7 @@ export async function confirmEmail(deps: ProfileDeps, auth: AuthContext, token: 
     await deps.db.transaction().execute(async (trx) => {
       if (!(await claimEmailChange(trx, row.id, now))) throw invalidLink();
       await updateProfileFields(trx, row.user_id, { email: row.new_email });
+      await bumpIfOwner(trx, { userId: row.user_id }); // their list's owner in Rspamd's map
       await dropPendingEmailChanges(trx, row.user_id);
       await revokeOtherSessions(trx, row.user_id, auth.familyId, now);
     });

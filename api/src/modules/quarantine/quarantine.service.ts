@@ -6,6 +6,7 @@ import {
   LIST_ITEM_RECIPIENTS,
   QUARANTINE_MESSAGES,
   type DeliveryAttempt,
+  type HistoryMailAction,
   type MailAttachment,
   type MailHeader,
   type QuarantineDetail,
@@ -22,6 +23,7 @@ import { isId } from '../../lib/ids';
 import type { AuthContext } from '../auth/auth.service';
 import type { SessionContextRow } from '../auth/auth.repository';
 import { withHeldBy } from '../rspamd/held-by';
+import { holdReasons } from './hold-reasons';
 import {
   firstRecipients,
   listPage,
@@ -282,6 +284,12 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
   ]);
   const visible = visibleTo(scope);
   const staleBefore = now - RELEASE_STALE_MS;
+  // "Held by filter X": the console rules the symbols' options name.
+  const symbols = await withHeldBy(
+    deps.db,
+    parseJsonArray<RspamdSymbol>(m.symbols).map(withGroups),
+    auth.user.role === 'admin',
+  );
   let attempt: DeliveryAttempt | null = null;
   if (delivery) {
     const allAccepted = parseJsonArray<string>(delivery.accepted);
@@ -340,12 +348,7 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
     mime_user: m.mime_user,
     attachments: parseJsonArray<MailAttachment>(m.attachments),
     urls: parseJsonArray<string>(m.urls),
-    // "Held by filter X": the console rules the symbols' options name.
-    symbols: await withHeldBy(
-      deps.db,
-      parseJsonArray<RspamdSymbol>(m.symbols).map(withGroups),
-      auth.user.role === 'admin',
-    ),
+    symbols,
     headers: parseJsonArray<MailHeader>(m.headers),
     text_body: m.body_text,
     html_body: m.body_html,
@@ -353,6 +356,11 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
     raw_available: rawStored,
     purged_at: m.raw_purged_at === null ? null : iso(Number(m.raw_purged_at)),
     delivery: attempt,
+    hold_reasons: await holdReasons(deps.db, auth, m, symbols, visible),
+    learned:
+      m.learned_as && m.learned_at !== null
+        ? { as: m.learned_as, at: iso(Number(m.learned_at)), by: m.learned_by ?? '' }
+        : null,
   };
 }
 
@@ -366,7 +374,7 @@ export interface Actor {
 
 export function historyRow(
   actor: Actor,
-  action: 'download' | 'release' | 'delete',
+  action: HistoryMailAction,
   emailId: string,
   code: string | null,
   now = Date.now(),
@@ -400,7 +408,7 @@ export const REFUSAL_REPEAT_MS = 60_000;
 export async function refuse(
   deps: Deps,
   actor: Actor,
-  action: 'download' | 'release' | 'delete',
+  action: HistoryMailAction,
   id: string,
   err: HttpError,
 ): Promise<never> {

@@ -4,6 +4,8 @@ import { REPO_ROOT } from '../../config';
 import {
   addressRegex,
   buildFilterMaps,
+  buildSenderListsMap,
+  senderListOwner,
   exactRegex,
   filterLine,
   mapRegexToken,
@@ -116,6 +118,48 @@ describe('filters', () => {
   });
 });
 
+describe('sender lists', () => {
+  const row = (over: Partial<Parameters<typeof senderListOwner>[0]>) => ({
+    id: 'ID',
+    kind: 'whitelist' as const,
+    scope: 'user' as const,
+    address: 'jane@sender.example',
+    user_email: null,
+    domain_name: null,
+    ...over,
+  });
+
+  test('the owner as Rspamd compares it with a recipient: address, @domain (lower case, A-label), *', () => {
+    expect(senderListOwner(row({ user_email: 'Bob@Bücher.Example' }))).toBe('bob@xn--bcher-kva.example');
+    expect(senderListOwner(row({ scope: 'domain', domain_name: 'Corp.Example' }))).toBe('@corp.example');
+    expect(senderListOwner(row({ scope: 'global' }))).toBe('*');
+    // No usable owner (a broken row): left out rather than applied to everyone.
+    expect(senderListOwner(row({ user_email: null }))).toBeNull();
+    expect(senderListOwner(row({ user_email: 'nodomain' }))).toBeNull();
+    expect(senderListOwner(row({ scope: 'domain', domain_name: null }))).toBeNull();
+  });
+
+  test('one [owner, sender, w|b, id] entry per row, in order; the version; never an empty body', () => {
+    const body = buildSenderListsMap(4, [
+      row({ id: 'A', user_email: 'bob@example.com', address: '@spam.example', kind: 'blacklist' }),
+      row({ id: 'B', scope: 'domain', domain_name: 'example.com' }),
+      row({ id: 'C', user_email: null }),
+      row({ id: 'D', scope: 'global', address: 'news@xn--bcher-kva.example' }),
+    ]);
+    expect(body.endsWith('\n')).toBe(true);
+    expect(JSON.parse(body)).toEqual({
+      qconsole: 'sender-lists.json',
+      version: 4,
+      entries: [
+        ['bob@example.com', '@spam.example', 'b', 'A'],
+        ['@example.com', 'jane@sender.example', 'w', 'B'],
+        ['*', 'news@xn--bcher-kva.example', 'w', 'D'],
+      ],
+    });
+    expect(JSON.parse(buildSenderListsMap(1, [])).entries).toEqual([]);
+  });
+});
+
 describe('the Rspamd configuration asks for exactly the maps the api serves', () => {
   const dir = path.join(REPO_ROOT, 'mailstack', 'rspamd', 'local.d');
   const multimap = readFileSync(path.join(dir, 'multimap.conf'), 'utf8');
@@ -148,7 +192,7 @@ describe('the Rspamd configuration asks for exactly the maps the api serves', ()
     }
   });
 
-  test('rspamd.lua reads the two JSON maps', () => {
+  test('rspamd.lua reads the JSON maps', () => {
     const json = RSPAMD_MAPS.filter((m) => m.format === 'json').map((m) => m.name);
     expect([...lua.matchAll(/base \.\. '\/([\w.-]+)'/g)].map((m) => m[1]).sort()).toEqual([...json].sort());
   });

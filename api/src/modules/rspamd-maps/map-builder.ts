@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import { FILTER_ACTIONS, FILTER_TYPES, type FilterAction, type FilterType, type RspamdListName } from '@qc/contracts';
 
 /**
@@ -11,7 +12,8 @@ import { FILTER_ACTIONS, FILTER_TYPES, type FilterAction, type FilterType, type 
  * - `regex`: every other pattern as an anchored regex (`/source/flags`). Wildcards are regexes too,
  *   not `glob = true` maps: Rspamd 3.4's glob maps match case-sensitively (`X@Bad.Example` would
  *   slip through a `*@bad.example` glob), a regex with the `i` flag does not.
- * Control-panel filters and system rules: one JSON map each, read by local.d/rspamd.lua.
+ * Control-panel filters, system rules and the senders' whitelists/blacklists: one JSON map each,
+ * read by local.d/rspamd.lua.
  */
 
 export type FilterMapKind = 'exact' | 'radix' | 'regex';
@@ -34,6 +36,7 @@ export const filterMapName = (type: FilterType, kind: FilterMapKind, action: Fil
 
 export const APANEL_MAP = 'apanel-filters.json';
 export const SYSTEM_MAP = 'system-rules.json';
+export const SENDER_LISTS_MAP = 'sender-lists.json';
 
 export const RSPAMD_MAPS: readonly MapSpec[] = [
   ...FILTER_TYPES.flatMap((type) =>
@@ -47,6 +50,7 @@ export const RSPAMD_MAPS: readonly MapSpec[] = [
   ),
   { name: APANEL_MAP, list: 'apanel-filters', format: 'json' },
   { name: SYSTEM_MAP, list: 'system-rules', format: 'json' },
+  { name: SENDER_LISTS_MAP, list: 'sender-lists', format: 'json' },
 ];
 
 const BY_NAME = new Map(RSPAMD_MAPS.map((m) => [m.name, m]));
@@ -206,4 +210,47 @@ export function buildSystemMap(version: number, rows: readonly SystemRow[]): str
     action: r.action,
   }));
   return `${JSON.stringify({ qconsole: SYSTEM_MAP, version, rules })}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whitelists and blacklists (issue 18, read by local.d/rspamd.lua per recipient)
+
+export interface SenderListRow {
+  id: string;
+  kind: 'whitelist' | 'blacklist';
+  scope: 'user' | 'domain' | 'global';
+  address: string;
+  /** The user's e-mail (scope user), else null. */
+  user_email: string | null;
+  /** The domain's name (scope domain), else null. */
+  domain_name: string | null;
+}
+
+/** Whose entry, as Rspamd compares it with a recipient: the address, `@domain`, or `*`; null: no owner. */
+export function senderListOwner(row: SenderListRow): string | null {
+  const ascii = (name: string) => domainToASCII(name.trim().toLowerCase()) || null;
+  if (row.scope === 'global') return '*';
+  if (row.scope === 'domain') {
+    const domain = row.domain_name ? ascii(row.domain_name) : null;
+    return domain ? `@${domain}` : null;
+  }
+  const email = row.user_email?.trim().toLowerCase() ?? '';
+  const at = email.lastIndexOf('@');
+  if (at < 1) return null;
+  const domain = ascii(email.slice(at + 1));
+  return domain ? `${email.slice(0, at)}@${domain}` : null;
+}
+
+/**
+ * `{"qconsole":"sender-lists.json","version":N,"entries":[[owner, sender, "w"|"b", id], …]}`: owner
+ * as senderListOwner, sender the stored address (`a@b.example` or `@b.example`, already lower case
+ * and A-label). An entry whose owner cannot be named (a user without a usable e-mail) is left out.
+ */
+export function buildSenderListsMap(version: number, rows: readonly SenderListRow[]): string {
+  const entries: [string, string, 'w' | 'b', string][] = [];
+  for (const row of rows) {
+    const owner = senderListOwner(row);
+    if (owner) entries.push([owner, row.address, row.kind === 'whitelist' ? 'w' : 'b', row.id]);
+  }
+  return `${JSON.stringify({ qconsole: SENDER_LISTS_MAP, version, entries })}\n`;
 }

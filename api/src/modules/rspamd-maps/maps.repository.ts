@@ -1,6 +1,6 @@
 import type { FilterType, RspamdListName } from '@qc/contracts';
 import type { DbExecutor } from '../../db/database';
-import type { ApanelRow, FilterRow, SystemRow } from './map-builder';
+import type { ApanelRow, FilterRow, SenderListRow, SystemRow } from './map-builder';
 
 export interface ListVersion {
   version: number;
@@ -46,6 +46,17 @@ export function enabledSystemRules(db: DbExecutor): Promise<SystemRow[]> {
     .select(['id', 'from_pattern', 'subject_pattern', 'to_pattern', 'ip_pattern', 'action'])
     .where('enabled', '=', 1)
     .orderBy('id')
+    .execute();
+}
+
+/** Every whitelist/blacklist entry with the name of its owner (user e-mail, domain name). */
+export function senderListEntries(db: DbExecutor): Promise<SenderListRow[]> {
+  return db
+    .selectFrom('sender_lists as l')
+    .leftJoin('users as u', 'u.id', 'l.user_id')
+    .leftJoin('domains as d', 'd.id', 'l.domain_id')
+    .select(['l.id', 'l.kind', 'l.scope', 'l.address', 'u.email as user_email', 'd.name as domain_name'])
+    .orderBy('l.id')
     .execute();
 }
 

@@ -34,7 +34,8 @@ export const rspamdMapsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           'For Rspamd only: HTTP basic auth whose password is QC_RSPAMD_MAPS_TOKEN (any user name), from an ' +
           'address of QC_RSPAMD_MAPS_ALLOW (the connection, never X-Forwarded-For). Plain-text multimap maps ' +
           '(`filters-<family>-<exact|radix|regex>-<action>`: one `<key> filter:<id>` line per enabled filter after a ' +
-          '`# qconsole <map> version <n>` line) and two JSON maps (`apanel-filters.json`, `system-rules.json`). ' +
+          '`# qconsole <map> version <n>` line) and three JSON maps (`apanel-filters.json`, `system-rules.json`, ' +
+          '`sender-lists.json`: the whitelists and blacklists as `[owner, sender, w|b, id]` entries). ' +
           'A strong ETag; `If-None-Match` decides first, else `If-Modified-Since` (Last-Modified is the last change ' +
           'of the list, deletes and disables included): 304. Expires = now + QC_RSPAMD_MAPS_EXPIRES. 503 ' +
           '`maps_disabled` while QC_RSPAMD_MAPS_TOKEN is unset; a database error is a 5xx (Rspamd keeps its copy). ' +

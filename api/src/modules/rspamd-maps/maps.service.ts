@@ -4,13 +4,14 @@ import { BlockList, isIP } from 'node:net';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
-import { buildApanelMap, buildFilterMaps, buildSystemMap, type MapSpec } from './map-builder';
+import { buildApanelMap, buildFilterMaps, buildSenderListsMap, buildSystemMap, type MapSpec } from './map-builder';
 import {
   enabledApanelFilters,
   enabledFilters,
   enabledSystemRules,
   listVersion,
   recordFetch,
+  senderListEntries,
   type ListVersion,
 } from './maps.repository';
 
@@ -102,6 +103,8 @@ export function createMapSource(db: Db) {
       bodies = new Map([['apanel-filters.json', buildApanelMap(v.version, await enabledApanelFilters(db))]]);
     } else if (list === 'system-rules') {
       bodies = new Map([['system-rules.json', buildSystemMap(v.version, await enabledSystemRules(db))]]);
+    } else if (list === 'sender-lists') {
+      bodies = new Map([['sender-lists.json', buildSenderListsMap(v.version, await senderListEntries(db))]]);
     } else {
       const type = list.slice('filters-'.length) as FilterType;
       bodies = buildFilterMaps(type, v.version, await enabledFilters(db, type));

@@ -1,6 +1,7 @@
 import type { RspamdListName } from '@qc/contracts';
 import { loadConfig } from '../../config';
 import { newId } from '../../lib/ids';
+import { ensureDomain } from '../domains/domains.service';
 import { createTestApp, createTestEnv, json, type TestApp } from '../../test/helpers';
 import { headerLine, mapsOfList, RSPAMD_MAPS } from './map-builder';
 import { FETCH_RECORD_INTERVAL_MS } from './maps.service';
@@ -162,10 +163,10 @@ describe('who may fetch', () => {
 
 describe('the maps', () => {
   test('every map answers with a body that is never empty: a version line, or a JSON object', async () => {
-    expect(RSPAMD_MAPS).toHaveLength(30);
+    expect(RSPAMD_MAPS).toHaveLength(31);
     const text = RSPAMD_MAPS.filter((m) => m.format === 'text').map((m) => m.name);
     const json = RSPAMD_MAPS.filter((m) => m.format === 'json').map((m) => m.name);
-    expect(json).toEqual(['apanel-filters.json', 'system-rules.json']);
+    expect(json).toEqual(['apanel-filters.json', 'system-rules.json', 'sender-lists.json']);
     for (const name of text) {
       const res = await fetchMap(name);
       expect({ name, status: res.statusCode, type: res.headers['content-type'] }).toEqual({
@@ -364,6 +365,58 @@ describe('the maps', () => {
     });
     const body = JSON.parse((await fetchMap('apanel-filters.json')).body) as { filters: unknown[] };
     expect(body.filters).toHaveLength(1);
+  });
+
+  test('sender-lists.json: every entry with its owner by name (user e-mail, @domain, *), live with the version', async () => {
+    const domain = await ensureDomain(t.db, 'lists-map.example');
+    const user = await t.createUser({ email: 'Owner@Lists-Map.Example' });
+    const before = await fetchMap('sender-lists.json');
+    const now = Date.now();
+    const entry = (
+      id: string,
+      kind: 'whitelist' | 'blacklist',
+      scope: 'user' | 'domain' | 'global',
+      address: string,
+    ) => ({
+      id,
+      kind,
+      scope,
+      address,
+      user_id: scope === 'user' ? user.id : null,
+      domain_id: scope === 'domain' ? domain.id : null,
+      owner_key: scope === 'user' ? `user:${user.id}` : scope === 'domain' ? `domain:${domain.id}` : 'global',
+      created_at: now,
+      created_by_id: null,
+      created_by_email: 'admin@example.com',
+    });
+    const ids = [newId(), newId(), newId()];
+    await t.db
+      .insertInto('sender_lists')
+      .values([
+        entry(ids[0]!, 'blacklist', 'user', 'spam@bad.example'),
+        entry(ids[1]!, 'whitelist', 'domain', '@partner.example'),
+        entry(ids[2]!, 'whitelist', 'global', 'news@xn--bcher-kva.example'),
+      ])
+      .execute();
+    await bump('sender-lists');
+    const res = await fetchMap('sender-lists.json', { 'if-none-match': String(before.headers.etag) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = JSON.parse(res.body) as { qconsole: string; version: number; entries: unknown[] };
+    expect(body.version).toBe(Number(JSON.parse(before.body).version) + 1);
+    expect(body.entries).toEqual(
+      expect.arrayContaining([
+        ['owner@lists-map.example', 'spam@bad.example', 'b', ids[0]],
+        ['@lists-map.example', '@partner.example', 'w', ids[1]],
+        ['*', 'news@xn--bcher-kva.example', 'w', ids[2]],
+      ]),
+    );
+    // The user goes (ON DELETE CASCADE): so does their entry, with the next version.
+    await t.db.deleteFrom('users').where('id', '=', user.id).execute();
+    await bump('sender-lists');
+    const after = JSON.parse((await fetchMap('sender-lists.json')).body) as { entries: unknown[][] };
+    expect(after.entries.map((e) => e[3])).not.toContain(ids[0]);
+    expect(after.entries.map((e) => e[3])).toEqual(expect.arrayContaining([ids[1], ids[2]]));
   });
 
   test('a database error is a 5xx, never an empty or stale map', async () => {

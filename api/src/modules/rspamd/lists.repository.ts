@@ -57,6 +57,12 @@ async function enabledCounts(db: DbExecutor): Promise<Map<RspamdListName, number
       .executeTakeFirstOrThrow();
     counts.set(list, Number(row.n));
   }
+  // Whitelist and blacklist entries have no enabled flag: every one is served.
+  const entries = await db
+    .selectFrom('sender_lists')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  counts.set('sender-lists', Number(entries.n));
   return counts;
 }
 

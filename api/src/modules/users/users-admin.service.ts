@@ -1,3 +1,4 @@
+import { bumpIfOwner } from '../lists/lists.repository';
 import {
   EXTERNAL_USER_MESSAGE,
   type AdminUser,
@@ -378,6 +379,7 @@ export async function updateManagedUser(
       if (input.password !== undefined || changes.email !== undefined) await dropUnusedInvitations(trx, target.id);
       // Likewise a confirmation link the user asked for to move from the address the admin replaced.
       if (changes.email !== undefined) await dropPendingEmailChanges(trx, target.id);
+      if (changes.email !== undefined) await bumpIfOwner(trx, { userId: target.id }); // their list's owner in Rspamd's map
       if (changes.is_active === 0 || fields.some((f) => ENDS_SESSIONS.has(f))) {
         await revokeUserSessions(trx, target.id, Date.now());
       }
@@ -410,6 +412,7 @@ export async function deleteManagedUser(db: Db, by: Manager, id: string): Promis
   await db.transaction().execute(async (trx) => {
     if (target.role === 'admin' && target.is_active === 1) await assertAnotherAdmin(trx, target.id);
     await removeOwnedApanels(trx, by.actor, target.id); // their Rspamd filters: the list is bumped
+    await bumpIfOwner(trx, { userId: target.id }); // their list entries go with them
     if (!(await deleteUserRow(trx, target.id))) throw notFound('No such user.');
     await writeAudit(trx, by, { action: 'user_delete', target: userTarget(target, target.domain_name) });
   });

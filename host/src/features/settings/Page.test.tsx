@@ -3,10 +3,13 @@ import { DEFAULT_PREFERENCES, useNotices, usePreferences, useTheme } from '@qc/u
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, mockApi, renderPage, signIn } from '../../test-utils';
-import SettingsPage from './Page';
+import SettingsPage, { SETTINGS_SECTIONS } from './Page';
 import { useAccountPreferences } from './settings.queries';
 
 jest.setTimeout(20_000);
+
+// The preferences alone: the lists section has its own tests (features/lists) and its own calls.
+const PREFERENCES_ONLY = SETTINGS_SECTIONS.filter((s) => s.id === 'preferences');
 
 const noticeTitles = () => useNotices.getState().notices.map((n) => `${n.type}:${n.title}`);
 const stored = () => JSON.parse(localStorage.getItem('userPreferences') ?? 'null') as unknown;
@@ -25,10 +28,11 @@ beforeEach(() => {
 });
 
 describe('/settings: preferences (spec §3, §8)', () => {
-  it('is the home of the settings sections (Preferences for now)', async () => {
+  it('is the home of the settings sections: Preferences, then the whitelist and blacklist', async () => {
+    expect(SETTINGS_SECTIONS.map((s) => s.id)).toEqual(['preferences', 'lists']);
     signIn();
     mockApi(() => jsonResponse(200, { theme_mode: 'light', default_page_size: 50, updated_at: null }));
-    renderPage(<SettingsPage />);
+    renderPage(<SettingsPage sections={PREFERENCES_ONLY} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Paramètres' })).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Préférences' })).toBeInTheDocument();
     await waitFor(() => expect(radio(/Clair/)).toBeChecked());
@@ -40,7 +44,7 @@ describe('/settings: preferences (spec §3, §8)', () => {
     const { calls } = mockApi(() =>
       jsonResponse(200, { theme_mode: 'dark', default_page_size: 100, updated_at: '2026-11-20T09:00:00.000Z' }),
     );
-    renderPage(<SettingsPage />);
+    renderPage(<SettingsPage sections={PREFERENCES_ONLY} />);
     await waitFor(() => expect(useTheme.getState().mode).toBe('dark'));
     expect(stored()).toEqual({ themeMode: 'dark', defaultPageSize: 100 });
     await waitFor(() => expect(radio(/Sombre/)).toBeChecked());
@@ -56,7 +60,7 @@ describe('/settings: preferences (spec §3, §8)', () => {
         ? jsonResponse(200, c.body)
         : jsonResponse(200, { theme_mode: 'light', default_page_size: 50, updated_at: null }),
     );
-    renderPage(<SettingsPage />);
+    renderPage(<SettingsPage sections={PREFERENCES_ONLY} />);
     const user = userEvent.setup();
     await waitFor(() => expect(calls).toHaveLength(1));
     await choose(user, /Système/);
@@ -82,7 +86,7 @@ describe('/settings: preferences (spec §3, §8)', () => {
     // The signed-in shell syncs on sign-in (ProtectedLayout); the page then shows the result.
     function SignedInSettings() {
       useAccountPreferences();
-      return <SettingsPage />;
+      return <SettingsPage sections={PREFERENCES_ONLY} />;
     }
     renderPage(<SignedInSettings />);
     await waitFor(() =>
@@ -101,7 +105,7 @@ describe('/settings: preferences (spec §3, §8)', () => {
         ? jsonResponse(503, { detail: 'down', code: 'unavailable' })
         : jsonResponse(200, { theme_mode: 'light', default_page_size: 50, updated_at: null }),
     );
-    renderPage(<SettingsPage />);
+    renderPage(<SettingsPage sections={PREFERENCES_ONLY} />);
     const user = userEvent.setup();
     await choose(user, /Sombre/);
     await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
@@ -118,7 +122,7 @@ describe('/settings: preferences (spec §3, §8)', () => {
         ? jsonResponse(500)
         : jsonResponse(200, { theme_mode: 'light', default_page_size: 50, updated_at: null }),
     );
-    renderPage(<SettingsPage />);
+    renderPage(<SettingsPage sections={PREFERENCES_ONLY} />);
     const user = userEvent.setup();
     await choose(user, '200');
     jest.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
@@ -131,7 +135,7 @@ describe('/settings: preferences (spec §3, §8)', () => {
   it('leaving with choices not saved asks first: Stay keeps them, Leave goes', async () => {
     signIn();
     mockApi(() => jsonResponse(200, { theme_mode: 'light', default_page_size: 50, updated_at: null }));
-    const { router } = renderPage(<SettingsPage />, { path: '/settings' });
+    const { router } = renderPage(<SettingsPage sections={PREFERENCES_ONLY} />, { path: '/settings' });
     const user = userEvent.setup();
     await waitFor(() => expect(radio(/Clair/)).toBeChecked());
     // Untouched: nothing to ask.
@@ -158,7 +162,7 @@ describe('/settings: preferences (spec §3, §8)', () => {
   it('a theme chosen in the top bar shows in the form too, not as a change waiting to be saved', async () => {
     signIn();
     mockApi(() => jsonResponse(200, { theme_mode: 'light', default_page_size: 50, updated_at: null }));
-    renderPage(<SettingsPage />);
+    renderPage(<SettingsPage sections={PREFERENCES_ONLY} />);
     await waitFor(() => expect(radio(/Clair/)).toBeChecked());
     act(() => void usePreferences.getState().save({ themeMode: 'dark', defaultPageSize: 50 }));
     await waitFor(() => expect(radio(/Sombre/)).toBeChecked());
@@ -174,7 +178,7 @@ describe('/settings: preferences (spec §3, §8)', () => {
     signIn();
     usePreferences.getState().save({ themeMode: 'dark', defaultPageSize: 10 });
     mockApi(() => jsonResponse(500, { detail: 'boom', code: 'internal_error' }));
-    renderPage(<SettingsPage />);
+    renderPage(<SettingsPage sections={PREFERENCES_ONLY} />);
     await waitFor(() => expect(noticeTitles()).toEqual(['warning:Erreur de synchronisation avec le serveur']));
     expect(radio(/Sombre/)).toBeChecked();
     expect(radio('10')).toBeChecked();

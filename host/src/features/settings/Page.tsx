@@ -4,6 +4,7 @@ import Typography from 'antd/es/typography';
 import { PageHeader } from '@qc/ui';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListsSection } from '../lists/ListsSection';
 import { PreferencesSection } from './PreferencesSection';
 
 export interface SettingsSection {
@@ -25,6 +26,12 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     title: 'settings.preferences.title',
     description: 'settings.preferences.description',
     Component: PreferencesSection,
+  },
+  {
+    id: 'lists',
+    title: 'lists.title',
+    description: 'lists.description',
+    Component: ListsSection,
   },
 ];
 

@@ -7,7 +7,7 @@ import Typography from 'antd/es/typography';
 import { errorMessageKey, isHTTPError, readApiError } from '@qc/api-client';
 import { formatDateTime, usePhoneLayout } from '@qc/ui';
 import { notify } from '@qc/ui-state';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadRawEmail } from '../quarantine/quarantine.api';
 import {
@@ -90,7 +90,16 @@ const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;
  * Download (.eml), Release and Delete, each release/delete behind a confirmation. The dialogs come
  * from Modal.useModal(): rendered in this tree, so themed by the remote's own ConfigProvider.
  */
-export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; onDeleted: () => void }) {
+export function EmailActions({
+  email,
+  onDeleted,
+  extra,
+}: {
+  email: QuarantineDetail;
+  onDeleted: () => void;
+  /** More buttons in the same group (Not spam, Block sender, Learn). */
+  extra?: ReactNode;
+}) {
   const { t, i18n } = useTranslation('mail');
   const [modal, contextHolder] = Modal.useModal();
   const release = useReleaseEmail(email.id);
@@ -275,6 +284,7 @@ export function EmailActions({ email, onDeleted }: { email: QuarantineDetail; on
         >
           {t('email.act.delete')}
         </Button>
+        {extra}
       </Flex>
       {settled ? (
         <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }} data-testid="email-settled">

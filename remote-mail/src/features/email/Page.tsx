@@ -20,10 +20,12 @@ import { EmailActions } from './EmailActions';
 import { EmailFields } from './EmailFields';
 import { useEmail } from './email.queries';
 import { EmailNotFound } from './EmailNotFound';
+import { HoldReasons } from './HoldReasons';
 import { preStyle, RawSource } from './RawSource';
 import { shownSubject } from './bidi';
 import { defangUrl, revealBidi } from './safe-html';
 import { SafePreview } from './SafePreview';
+import { SpamActions } from './SpamActions';
 import { SymbolsTable } from './SymbolsTable';
 
 /** The Text tab shows this many characters at most. */
@@ -184,7 +186,8 @@ function EmailView({ email }: { email: QuarantineDetail }) {
         }
       />
       <Flex vertical gap={16}>
-        <EmailActions email={email} onDeleted={back} />
+        <EmailActions email={email} onDeleted={back} extra={<SpamActions email={email} />} />
+        <HoldReasons reasons={email.hold_reasons ?? []} learned={email.learned ?? null} />
         <Card title={t('email.details')} size="small">
           <EmailFields email={email} />
         </Card>

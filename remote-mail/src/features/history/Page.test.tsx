@@ -353,9 +353,10 @@ describe('history page', () => {
     expect(Array.from(dropdown.querySelectorAll('.ant-select-item-group'), (g) => g.textContent)).toEqual([
       'E-mails',
       'Administration',
+      'Listes',
       'Sécurité',
     ]);
-    expect(shownOptions()).toHaveLength(20);
+    expect(shownOptions()).toHaveLength(25);
     await user.click(screen.getByTestId('history-filters-reset'));
     await waitFor(() => expect(currentLocation()).toBe('/history'));
   }, 60_000);

@@ -17,10 +17,12 @@ import {
   usePhoneLayout,
 } from '@qc/ui';
 import { usePreferences } from '@qc/ui-state';
+import type { TFunction } from 'i18next';
 import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { PeriodField } from '../filters/PeriodField';
+import { LearnMenu } from '../email/LearnMenu';
 import { shownSubject } from '../email/bidi';
 import { useToday } from '../filters/useToday';
 import { failureReason } from '../quarantine/failure-reason';
@@ -60,7 +62,26 @@ const ACTION_COLORS: Record<HistoryEntry['action'], string> = {
   mfa_enabled: 'green',
   mfa_disabled: 'orange',
   password_changed: 'gold',
+  learn_spam: 'magenta',
+  learn_ham: 'lime',
+  list_add: 'cyan',
+  list_remove: 'volcano',
+  list_clear: 'red',
 };
+
+/**
+ * A list row's label as the api records it (`whitelist jane@example.com`, `blacklist of user
+ * jane@corp.example`, `whitelist of domain corp.example`, `blacklist global`): its English words in
+ * the page's language, the address or name as recorded. Anything else is shown as recorded.
+ */
+export function listTargetLabel(t: TFunction<'mail'>, label: string): string {
+  const m = /^(whitelist|blacklist)(?: of (user|domain))?(?: (global))?(?: (.*))?$/.exec(label);
+  if (!m) return label;
+  const kind = t(`history.list_label.${m[1] as 'whitelist' | 'blacklist'}`);
+  const owner = m[2] ? `${t('history.list_label.of')} ${t(`history.list_label.${m[2] as 'user' | 'domain'}`)}` : null;
+  const global = m[3] ? t('history.list_label.global') : null;
+  return [kind, owner, global, m[4] ?? null].filter(Boolean).join(' ');
+}
 /**
  * The page of what a row is about, for those whose route it is (DESIGN §3: users domain_admin;
  * domains and Rspamd rules admin). A standard filter's page needs its family, which the row does
@@ -137,6 +158,8 @@ export function HistoryPage() {
   const targetCell = (target: NonNullable<HistoryEntry['target']>, changes: string[] | null) => {
     const page = target.id !== null ? targetPage(target.kind, target.id, { opensUsers, opensAdmin }) : null;
     const rule = target.kind !== 'user' && target.kind !== 'domain';
+    const label =
+      target.kind === 'list_entry' || target.kind === 'list' ? listTargetLabel(t, target.label) : target.label;
     const fields = changes?.length
       ? changes
           .map((f) =>
@@ -151,11 +174,11 @@ export function HistoryPage() {
         <span style={CELL_LINK}>
           <Typography.Text type="secondary">{t(`history.target_kinds.${target.kind}`)}</Typography.Text>{' '}
           {page ? (
-            <Link to={page} title={target.label} data-testid="history-target-link">
-              {target.label}
+            <Link to={page} title={label} data-testid="history-target-link">
+              {label}
             </Link>
           ) : (
-            <span title={target.label}>{target.label}</span>
+            <span title={label}>{label}</span>
           )}
         </span>
         {fields ? (
@@ -172,7 +195,7 @@ export function HistoryPage() {
     if (entry.target) return targetCell(entry.target, entry.changes);
     if (entry.email_id === null) return t('none');
     const name = entry.email ? shownSubject(entry.email.subject, t('no_subject')) : entry.email_id;
-    return (
+    const link = (
       <Link
         to={`/mail/${encodeURIComponent(entry.email_id)}`}
         title={entry.email ? `${name} (${entry.email_id})` : name}
@@ -181,6 +204,20 @@ export function HistoryPage() {
       >
         {name}
       </Link>
+    );
+    // A mail the caller still sees: it can be learned from here (the api says if its bytes are gone).
+    if (!entry.email) return link;
+    return (
+      <Flex gap={6} align="center" style={{ minWidth: 0 }}>
+        <span style={{ minWidth: 0, flex: '1 1 auto', overflow: 'hidden' }}>{link}</span>
+        <LearnMenu
+          id={entry.email_id}
+          size="small"
+          label={t('history.learn_menu')}
+          ariaLabel={`${t('history.learn_menu_label')} (${name})`}
+          testId="history-learn"
+        />
+      </Flex>
     );
   };
   // A failure says why, in words, under its tag (visible: no hover-only tooltip).

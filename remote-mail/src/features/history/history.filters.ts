@@ -8,7 +8,7 @@ import { NO_PERIOD, periodRange, readPeriod, writePeriod, type PeriodFilter } fr
  * contract's category.
  */
 export const HISTORY_CATEGORY_ACTIONS = {
-  mail: ['download', 'release', 'delete'],
+  mail: ['download', 'release', 'delete', 'learn_spam', 'learn_ham'],
   administration: [
     'user_create',
     'user_update',
@@ -21,6 +21,7 @@ export const HISTORY_CATEGORY_ACTIONS = {
     'filter_update',
     'filter_delete',
   ],
+  lists: ['list_add', 'list_remove', 'list_clear'],
   security: [
     'login_failed',
     'account_locked',
@@ -38,7 +39,7 @@ const _covered: Covers<HistoryAction, (typeof HISTORY_CATEGORY_ACTIONS)[HistoryC
 const _categories: Covers<HistoryCategory, keyof typeof HISTORY_CATEGORY_ACTIONS> = true;
 
 export type MailAction = (typeof HISTORY_CATEGORY_ACTIONS.mail)[number];
-/** Download, release or delete of a quarantined e-mail (rows with an `email_id`). */
+/** Download, release, delete or learn of a quarantined e-mail (rows with an `email_id`). */
 export function isMailAction(action: HistoryAction): action is MailAction {
   return (HISTORY_CATEGORY_ACTIONS.mail as readonly string[]).includes(action);
 }

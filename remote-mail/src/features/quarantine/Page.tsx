@@ -18,6 +18,8 @@ import { revealBidi, shownSubject } from '../email/bidi';
 import { useToday } from '../filters/useToday';
 import { quarantineColumns } from './quarantine.columns';
 import { FiltersBar } from './FiltersBar';
+import { NotSpamDialog, type NotSpamTarget } from '../email/NotSpamDialog';
+import { ROW_MENU_CLASS } from './RowMenu';
 import { patchFilters, readFilters, toListQuery, writeFilters, type QuarantineFilters } from './quarantine.filters';
 import { useQuarantineList } from './quarantine.queries';
 import { HELD, LIMITS, PAGE_SIZES, type QuarantineItem } from './quarantine.types';
@@ -66,7 +68,11 @@ export function QuarantinePage() {
 
   // Built once per language and layout: rebuilt on every render, they made antd render every cell
   // of every row again on each selection click or refetch (200 rows: seconds on a slow machine).
-  const columns = useMemo(() => quarantineColumns(t, lang, phone), [t, lang, phone]);
+  const [notSpam, setNotSpam] = useState<NotSpamTarget | null>(null);
+  const columns = useMemo(
+    () => quarantineColumns(t, lang, phone, (item) => setNotSpam({ id: item.id, sender: item.sender })),
+    [t, lang, phone],
+  );
 
   const rowProps = useCallback(
     (item: QuarantineItem) =>
@@ -76,11 +82,14 @@ export function QuarantinePage() {
         'data-testid': 'quarantine-row',
         style: { cursor: 'pointer' },
         onClick: (e: MouseEvent<HTMLElement>) => {
-          // The subject link navigates itself; the selection checkbox only selects.
-          if ((e.target as HTMLElement).closest('a, .ant-table-selection-column')) return;
+          // The subject link navigates itself; the selection checkbox only selects; the row menu
+          // (its items are in a portal: their clicks reach the row through React) opens its menu.
+          if (!e.currentTarget.contains(e.target as Node)) return;
+          if ((e.target as HTMLElement).closest(`a, .ant-table-selection-column, .${ROW_MENU_CLASS}`)) return;
           open(item);
         },
         onKeyDown: (e: KeyboardEvent<HTMLElement>) => {
+          if (!e.currentTarget.contains(e.target as Node)) return;
           if (e.key === 'Enter' && e.target === e.currentTarget) {
             e.preventDefault();
             open(item);
@@ -126,6 +135,7 @@ export function QuarantinePage() {
         }
       />
       <FiltersBar filters={filters} onChange={change} />
+      <NotSpamDialog target={notSpam} onClose={() => setNotSpam(null)} />
       {outcome ? <BulkOutcomeAlert outcome={outcome} onClose={() => setOutcome(null)} /> : null}
       <style>{`.qc-quarantine-row:focus-visible{outline:none}.qc-quarantine-row:focus-visible>td{box-shadow:inset 0 2px 0 ${token.colorPrimary},inset 0 -2px 0 ${token.colorPrimary}}`}</style>
       <KeysetList<QuarantineItem>

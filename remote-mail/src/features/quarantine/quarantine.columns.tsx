@@ -17,12 +17,19 @@ import {
   STATUS_COLORS,
 } from './quarantine.format';
 import { EMAIL_STATUSES, HELD, type QuarantineItem } from './quarantine.types';
+import { RowMenu } from './RowMenu';
 
 /**
  * The quarantine list's columns in this language: one stacked cell per row on a phone. Built once
  * per language and layout by the page (useMemo), so a selection click does not render every cell again.
  */
-export function quarantineColumns(t: TFunction<'mail'>, lang: string, phone: boolean): ColumnsType<QuarantineItem> {
+export function quarantineColumns(
+  t: TFunction<'mail'>,
+  lang: string,
+  phone: boolean,
+  onNotSpam: (item: QuarantineItem) => void,
+): ColumnsType<QuarantineItem> {
+  const menuCell = (item: QuarantineItem) => <RowMenu item={item} t={t} onNotSpam={onNotSpam} />;
   const dateCell = (v: string) => <time dateTime={v}>{formatDateTime(v, lang)}</time>;
   const recipientsCell = (item: QuarantineItem) => {
     const v = item.recipients;
@@ -110,6 +117,7 @@ export function quarantineColumns(t: TFunction<'mail'>, lang: string, phone: boo
                 {dateCell(item.received_at)}
                 {scoreCell(item.score)}
                 {statusCell(item)}
+                {menuCell(item)}
               </Flex>
             </Flex>
           ),
@@ -174,6 +182,13 @@ export function quarantineColumns(t: TFunction<'mail'>, lang: string, phone: boo
           width: 90,
           align: 'right',
           render: (v: number) => formatSize(v, lang),
+        },
+        {
+          key: 'menu',
+          title: <VisuallyHidden>{t('quarantine.columns.menu')}</VisuallyHidden>,
+          width: 48,
+          align: 'center',
+          render: (_: unknown, item) => menuCell(item),
         },
       ];
 }

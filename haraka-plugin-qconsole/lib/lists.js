@@ -1,0 +1,118 @@
+'use strict';
+// Whitelists and blacklists, per recipient (issue 18). Pure.
+//
+// rspamd.lua (mailstack/rspamd/local.d) inserts QC_LIST_WHITELIST / QC_LIST_BLACKLIST with one option
+// `<recipient>=list:<entry id>` per recipient whose list (theirs, their domain's or the global one)
+// names the sender. The queue hook then decides each recipient's copy:
+// - blacklisted: quarantined for that recipient, whatever the verdict (even a rule's forced accept);
+// - whitelisted: delivered although the verdict would quarantine it (score, Rspamd's reject such as
+//   GTUBE), unless a guard symbol shows the sender may be forged or the mail carries a virus
+//   ([lists] guard_symbols, guard_groups), or a console rule forced the quarantine;
+// - anyone else: the message's verdict.
+// A forced reject, soft reject, greylist or discard was answered for everyone before and is not
+// changed by a list.
+
+const SYMBOL_KIND = { QC_LIST_WHITELIST: 'whitelist', QC_LIST_BLACKLIST: 'blacklist' };
+const OPTION = /^(.+)=list:([A-Za-z0-9_-]{1,64})$/;
+
+function symbolEntries(symbols) {
+  if (!symbols || typeof symbols !== 'object') return [];
+  return Object.entries(symbols).map(([key, sym]) => ({
+    name: sym && typeof sym === 'object' && typeof sym.name === 'string' ? sym.name : key,
+    sym: sym && typeof sym === 'object' ? sym : {},
+  }));
+}
+
+function optionList(sym) {
+  const o = sym.options;
+  return Array.isArray(o) ? o.map(String) : o === undefined || o === null ? [] : [String(o)];
+}
+
+/**
+ * The list entries that matched, per recipient (lower case): Map → {kind, id}. A recipient on both
+ * (cannot happen with one owner; kept safe) counts as blacklisted.
+ */
+function listHits(verdict) {
+  const hits = new Map();
+  for (const { name, sym } of symbolEntries(verdict?.symbols)) {
+    const kind = SYMBOL_KIND[name];
+    if (!kind) continue;
+    for (const option of optionList(sym)) {
+      const m = OPTION.exec(option);
+      if (!m) continue;
+      const rcpt = m[1].toLowerCase();
+      if (hits.get(rcpt)?.kind === 'blacklist') continue;
+      hits.set(rcpt, { kind, id: m[2] });
+    }
+  }
+  return hits;
+}
+
+/** The symbols of the verdict that forbid a whitelist to deliver (names, in the verdict's order). */
+function guardSymbols(verdict, lists) {
+  const found = [];
+  for (const { name, sym } of symbolEntries(verdict?.symbols)) {
+    const groups = [sym.group, ...(Array.isArray(sym.groups) ? sym.groups : [])]
+      .filter((g) => typeof g === 'string')
+      .map((g) => g.toLowerCase());
+    if (lists.guardSymbols.has(name.toUpperCase()) || groups.some((g) => lists.guardGroups.has(g))) found.push(name);
+  }
+  return found;
+}
+
+/**
+ * What happens to each recipient's copy.
+ * @param {object} o
+ * @param {object} o.verdict   haraka-plugin-rspamd's result
+ * @param {{action: string}|null} o.forced  the console rule's forced action (lib/forced.js)
+ * @param {{kind: 'quarantine'|'pass', reason: string}} o.base  the message's decision
+ * @param {string[]} o.recipients  the envelope recipients (as given)
+ * @param {{guardSymbols: Set<string>, guardGroups: Set<string>}} o.lists  settings.lists
+ * @returns {{address: string, kind: 'quarantine'|'pass', reason: string, list: null|{kind: string, id: string}}[]}
+ */
+function recipientPlan({ verdict, forced, base, recipients, lists }) {
+  const hits = listHits(verdict);
+  const guards = hits.size ? guardSymbols(verdict, lists) : [];
+  return recipients.map((address) => {
+    const hit = hits.get(String(address).toLowerCase()) ?? null;
+    const entry = hit ? `list:${hit.id}` : '';
+    if (!hit) return { address, kind: base.kind, reason: base.reason, list: null };
+    if (hit.kind === 'blacklist') return { address, kind: 'quarantine', reason: `blacklist ${entry}`, list: hit };
+    if (base.kind !== 'quarantine') return { address, kind: 'pass', reason: `whitelist ${entry}`, list: hit };
+    if (forced?.action === 'quarantine') {
+      return { address, kind: 'quarantine', reason: `${base.reason}; whitelist ${entry} not applied`, list: hit };
+    }
+    if (guards.length) {
+      return {
+        address,
+        kind: 'quarantine',
+        reason: `${base.reason}; whitelist ${entry} not applied (${guards.join(', ')})`,
+        list: hit,
+      };
+    }
+    return { address, kind: 'pass', reason: `whitelist ${entry} over ${base.reason}`, list: hit };
+  });
+}
+
+const DEFAULT_GUARD_SYMBOLS =
+  'R_SPF_FAIL, DMARC_POLICY_REJECT, DMARC_POLICY_QUARANTINE, CLAM_VIRUS, FPROT_VIRUS, SOPHOS_VIRUS, ' +
+  'AVAST_VIRUS, KASPERSKY_VIRUS, ICAP_VIRUS';
+const DEFAULT_GUARD_GROUPS = 'antivirus';
+
+/** [lists]: guard_symbols, guard_groups (comma-separated; empty: none). */
+function parseLists(l = {}) {
+  const set = (raw, fallback, upper) =>
+    new Set(
+      String(raw === undefined || raw === null ? fallback : raw)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((s) => (upper ? s.toUpperCase() : s.toLowerCase())),
+    );
+  return {
+    guardSymbols: set(l.guard_symbols, DEFAULT_GUARD_SYMBOLS, true),
+    guardGroups: set(l.guard_groups, DEFAULT_GUARD_GROUPS, false),
+  };
+}
+
+module.exports = { guardSymbols, listHits, parseLists, recipientPlan, DEFAULT_GUARD_SYMBOLS };

@@ -1,0 +1,202 @@
+'use strict';
+// Whitelists and blacklists per recipient: the pure plan (lib/lists.js) and the queue hook of the
+// plugin loaded as Haraka loads it, against a real HTTP receiver standing in for the api.
+
+const fs = require('node:fs');
+const { OK, DENYSOFT, CONT } = require('haraka-constants');
+const { listHits, guardSymbols, parseLists, recipientPlan } = require('../lib/lists');
+const { parseSettings } = require('../lib/settings');
+const {
+  callQueue,
+  loadPlugin,
+  makeMail,
+  parseMultipart,
+  startReceiver,
+  stopWatching,
+  tempConfigDir,
+  PLUGIN_DIR,
+} = require('./helpers');
+
+const TOKEN = 'test-ingest-token-0123456789';
+const RAW = ['From: <a@sender.example>', 'To: <bob@example.com>', 'Subject: hi', '', 'Hello', ''].join('\r\n');
+const sym = (name, options = [], extra = {}) => ({ name, score: 0, metric_score: 0, options, ...extra });
+const verdict = (action, score, symbols) => ({
+  action,
+  score,
+  required_score: 15,
+  symbols: Object.fromEntries(symbols.map((s) => [s.name, s])),
+});
+const WHITE = (...opts) => sym('QC_LIST_WHITELIST', opts);
+const BLACK = (...opts) => sym('QC_LIST_BLACKLIST', opts);
+const lists = parseLists({});
+
+describe('the plan (pure)', () => {
+  test('options per recipient, any case; malformed options ignored; on both lists: blacklisted', () => {
+    const hits = listHits(
+      verdict('no action', 0, [
+        WHITE('Bob@Example.com=list:W1', 'carol@example.com=list:W2', 'junk', 'x@y=list:bad id'),
+        BLACK('carol@example.com=list:B2'),
+      ]),
+    );
+    expect(Object.fromEntries(hits)).toEqual({
+      'bob@example.com': { kind: 'whitelist', id: 'W1' },
+      'carol@example.com': { kind: 'blacklist', id: 'B2' },
+    });
+  });
+
+  test('guards: the named symbols and any symbol of the groups (antivirus); settings override', () => {
+    const v = verdict('reject', 20, [sym('R_SPF_FAIL'), sym('MY_AV', [], { group: 'AntiVirus' }), sym('OTHER')]);
+    expect(guardSymbols(v, lists)).toEqual(['R_SPF_FAIL', 'MY_AV']);
+    expect(guardSymbols(v, parseLists({ guard_symbols: 'other', guard_groups: '' }))).toEqual(['OTHER']);
+    expect([...lists.guardSymbols]).toEqual(
+      expect.arrayContaining(['R_SPF_FAIL', 'DMARC_POLICY_REJECT', 'DMARC_POLICY_QUARANTINE', 'CLAM_VIRUS']),
+    );
+    expect(parseSettings({}, {}).lists.guardGroups).toEqual(new Set(['antivirus']));
+  });
+
+  const rcpts = ['black@example.com', 'white@example.com', 'other@example.com'];
+  const marks = [BLACK('black@example.com=list:B'), WHITE('white@example.com=list:W')];
+  const plan = (v, base, forced = null) =>
+    Object.fromEntries(
+      recipientPlan({ verdict: v, forced, base, recipients: rcpts, lists }).map((p) => [p.address, p.kind]),
+    );
+
+  test('a score under the quarantine: the blacklisted one held, the others delivered', () => {
+    const v = verdict('add header', 7, marks);
+    expect(plan(v, { kind: 'pass', reason: 'score' })).toEqual({
+      'black@example.com': 'quarantine',
+      'white@example.com': 'pass',
+      'other@example.com': 'pass',
+    });
+  });
+
+  test('a quarantine verdict (GTUBE): the whitelisted one delivered, the others held', () => {
+    const v = verdict('reject', 15, [sym('GTUBE'), ...marks]);
+    const all = recipientPlan({
+      verdict: v,
+      forced: null,
+      base: { kind: 'quarantine', reason: 'action=reject' },
+      recipients: rcpts,
+      lists,
+    });
+    expect(all.map((p) => [p.kind, p.reason])).toEqual([
+      ['quarantine', 'blacklist list:B'],
+      ['pass', 'whitelist list:W over action=reject'],
+      ['quarantine', 'action=reject'],
+    ]);
+  });
+
+  test('a guard symbol or a forced quarantine: the whitelist is not applied; a forced accept does not free the blacklisted', () => {
+    const base = { kind: 'quarantine', reason: 'action=reject' };
+    const spf = recipientPlan({
+      verdict: verdict('reject', 16, [sym('R_SPF_FAIL', ['-all']), ...marks]),
+      forced: null,
+      base,
+      recipients: rcpts,
+      lists,
+    });
+    expect(spf[1]).toMatchObject({
+      kind: 'quarantine',
+      reason: 'action=reject; whitelist list:W not applied (R_SPF_FAIL)',
+    });
+    const v = verdict('quarantine', 0, [sym('QC_FILTER_USERS_QUARANTINE_EXACT', ['filter:Q']), ...marks]);
+    expect(plan(v, { kind: 'quarantine', reason: 'quarantine by filter:Q' }, { action: 'quarantine' })).toEqual({
+      'black@example.com': 'quarantine',
+      'white@example.com': 'quarantine',
+      'other@example.com': 'quarantine',
+    });
+    const accepted = verdict('no action', 30, [sym('QC_APANEL_ACCEPT', ['apanel:A']), ...marks]);
+    expect(plan(accepted, { kind: 'pass', reason: 'accept by apanel:A' }, { action: 'accept' })).toEqual({
+      'black@example.com': 'quarantine',
+      'white@example.com': 'pass',
+      'other@example.com': 'pass',
+    });
+  });
+});
+
+describe('the queue hook', () => {
+  let receiver;
+  let dir;
+  let plugin;
+  beforeEach(async () => {
+    receiver = await startReceiver(201);
+    dir = tempConfigDir(`[api]\nurl = ${receiver.url}\ntoken = ${TOKEN}\ntimeout = 2\n`);
+    plugin = loadPlugin(dir);
+  });
+  afterEach(async () => {
+    stopWatching(plugin, dir);
+    fs.rmSync(dir, { recursive: true, force: true });
+    await receiver.close();
+  });
+  afterAll(() => plugin && stopWatching(plugin, PLUGIN_DIR));
+
+  const rcptTo = ['Black@example.com', 'white@example.com', 'other@example.com'];
+  const marked = (action, score, extra = []) =>
+    verdict(action, score, [BLACK('black@example.com=list:B'), WHITE('white@example.com=list:W'), ...extra]);
+  const addresses = (connection) => connection.transaction.rcpt_to.map((a) => a.address);
+
+  test('GTUBE: the blacklisted and the unlisted copies are ingested (only them), the whitelisted delivered', async () => {
+    const connection = await makeMail({ raw: RAW, rcptTo, rspamd: marked('reject', 15, [sym('GTUBE')]) });
+    const logged = [];
+    connection.loginfo = (_plugin, line) => logged.push(line);
+    const { rc } = await callQueue(plugin, connection);
+    expect(rc ?? CONT).toBe(CONT); // on to smtp_forward, for the delivered recipient
+    expect(receiver.requests).toHaveLength(1);
+    const { meta } = await parseMultipart(receiver.requests[0]);
+    expect(meta.rcpt_to).toEqual(['Black@example.com', 'other@example.com']);
+    expect(addresses(connection)).toEqual(['white@example.com']);
+    expect(connection.transaction.notes.qconsole).toMatchObject({ id: 'q-1' });
+    // What was decided, per recipient, in the log.
+    expect(logged).toEqual(
+      expect.arrayContaining([
+        'Black@example.com: quarantine (blacklist list:B)',
+        'white@example.com: pass (whitelist list:W over action=reject)',
+        'other@example.com: quarantine (action=reject)',
+      ]),
+    );
+  });
+
+  test('a score under the quarantine: only the blacklisted copy is ingested; the others delivered', async () => {
+    const connection = await makeMail({ raw: RAW, rcptTo, rspamd: marked('add header', 7) });
+    expect((await callQueue(plugin, connection)).rc ?? CONT).toBe(CONT);
+    const { meta } = await parseMultipart(receiver.requests[0]);
+    expect(meta.rcpt_to).toEqual(['Black@example.com']);
+    expect(addresses(connection)).toEqual(['white@example.com', 'other@example.com']);
+  });
+
+  test('every recipient held: OK once stored; the whitelist under R_SPF_FAIL is not applied', async () => {
+    const connection = await makeMail({
+      raw: RAW,
+      rcptTo: ['black@example.com', 'white@example.com'],
+      rspamd: marked('quarantine', 12, [sym('R_SPF_FAIL', ['-all'])]),
+    });
+    const { rc, msg } = await callQueue(plugin, connection);
+    expect(rc).toBe(OK);
+    expect(msg).toBe('Message accepted');
+    const { meta } = await parseMultipart(receiver.requests[0]);
+    expect(meta.rcpt_to).toEqual(['black@example.com', 'white@example.com']);
+  });
+
+  test('nobody held: nothing is POSTed and the recipients stay', async () => {
+    const connection = await makeMail({
+      raw: RAW,
+      rcptTo: ['white@example.com', 'other@example.com'],
+      rspamd: marked('reject', 15),
+    });
+    // Only whitelisted recipients: nothing to hold. (With an unlisted one too, that one is held.)
+    const clean = await makeMail({ raw: RAW, rcptTo: ['white@example.com'], rspamd: marked('reject', 15) });
+    expect((await callQueue(plugin, clean)).rc ?? CONT).toBe(CONT);
+    expect(receiver.requests).toHaveLength(0);
+    expect(addresses(clean)).toEqual(['white@example.com']);
+    expect((await callQueue(plugin, connection)).rc ?? CONT).toBe(CONT);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  test('the api fails: 4xx for the whole message, the recipients unchanged (never fail open)', async () => {
+    receiver.mode = 500;
+    const connection = await makeMail({ raw: RAW, rcptTo, rspamd: marked('reject', 15) });
+    const { rc } = await callQueue(plugin, connection);
+    expect(rc).toBe(DENYSOFT);
+    expect(addresses(connection)).toEqual(rcptTo);
+  });
+});

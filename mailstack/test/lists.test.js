@@ -1,0 +1,224 @@
+'use strict';
+// Whitelists and blacklists per recipient, in the real mail stack: the real api (temp SQLite) saves
+// the entries (POST /api/lists/) and serves them as sender-lists.json, the real Rspamd marks each
+// recipient (rspamd.lua: QC_LIST_*), the real Haraka with haraka-plugin-qconsole holds or delivers
+// each copy. A DNS server of the test on loopback gives Rspamd a real SPF policy. One stack.
+//   bob blacklisted the sender, carol whitelisted its domain, dave has no list:
+//   (a) a score between add_header and quarantine: bob's copy held, carol's and dave's delivered;
+//   (b) GTUBE: carol's copy delivered, bob's and dave's held;
+//   (c) a whitelisted sender failing SPF is held for carol (and delivered when SPF passes);
+//   (d) a list change is live within 15 s;
+//   (e) a learn through the api reaches Rspamd's controller; a second says so; a wrong password: 502.
+
+const crypto = require('node:crypto');
+const { freePort, request } = require('../lib/net');
+const { startMailStack, startSink, GTUBE } = require('..');
+const { TOKEN, send, startRealApi, sleep } = require('./helpers');
+const { startDnsServer } = require('./dns');
+
+const LIVE_MS = 15_000;
+const MAPS_TOKEN = `maps-${crypto.randomBytes(16).toString('hex')}`;
+const n = crypto.randomBytes(3).toString('hex');
+const SENDER_DOMAIN = `sender-${n}.example`;
+const SENDER = `news@${SENDER_DOMAIN}`;
+const [BOB, CAROL, DAVE] = ['bob', 'carol', 'dave'].map((u) => `${u}-${n}@example.com`);
+
+let api;
+let sink;
+let stack;
+let dns;
+const users = {};
+beforeAll(async () => {
+  dns = await startDnsServer({
+    'spf-fail.test': ['v=spf1 ip4:192.0.2.1 -all'],
+    'spf-pass.test': ['v=spf1 ip4:127.0.0.0/8 -all'],
+  });
+  api = await startRealApi({ port: await freePort(), token: TOKEN, mapsToken: MAPS_TOKEN });
+  await api.addDomain('example.com');
+  sink = await startSink();
+  stack = await startMailStack({
+    apiUrl: api.url,
+    ingestToken: TOKEN,
+    nextHop: `127.0.0.1:${sink.port}`,
+    domainsRefresh: 1,
+    maps: { token: MAPS_TOKEN },
+    dns: { port: dns.port },
+  });
+  // The learn route talks to this stack's controller: the api again, with its address and password.
+  await api.stop();
+  await api.start({
+    QC_RSPAMD_CONTROLLER_URL: stack.rspamd.controllerUrl,
+    QC_RSPAMD_CONTROLLER_PASSWORD: stack.rspamd.password,
+  });
+  await api.login();
+  for (const email of [BOB, CAROL, DAVE])
+    users[email] = (await call('POST', '/api/users/', { email, role: 'user' })).id;
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+  await sink?.close();
+  await api?.close();
+  await dns?.close();
+});
+
+async function call(method, url, body, expected = [200, 201]) {
+  const res = await api.request(method, url, body);
+  const text = await res.text();
+  if (!expected.includes(res.status)) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+const addToList = (email, kind, address) =>
+  call('POST', '/api/lists/', { kind, address, scope: 'user', user_id: users[email] });
+
+/** Polls `fn` every 250 ms until it returns something truthy or `ms` pass: {value, ms}. */
+async function waitFor(fn, ms = LIVE_MS + 5000) {
+  const t0 = Date.now();
+  for (;;) {
+    const value = await fn();
+    if (value || Date.now() - t0 > ms) return { value, ms: Date.now() - t0 };
+    await sleep(250);
+  }
+}
+
+/** Rspamd's verdict for a probe from `from` to `rcpt` (the normal worker, the one Haraka asks). */
+async function checkv2(from, rcpt) {
+  const res = await request(`${stack.rspamd.url}/checkv2`, {
+    method: 'POST',
+    headers: { IP: '127.0.0.1', Hostname: 'localhost', Helo: 'probe.test', From: from, Rcpt: rcpt },
+    body: `From: <${from}>\r\nTo: <${rcpt}>\r\nSubject: probe\r\nMessage-ID: <p-${Date.now()}@t>\r\n\r\nhello\r\n`,
+  });
+  return JSON.parse(res.body);
+}
+
+// A text long enough for Bayes to learn (Rspamd wants at least 11 tokens).
+const PROSE =
+  'The quarterly figures for the northern region arrived this morning and they look better than we ' +
+  'expected: revenue grew by four percent while costs stayed flat, mostly thanks to the new supplier ' +
+  'contract signed in the spring. Please read the attached summary before Thursday so that we can ' +
+  'agree on the budget for the coming year and plan the hiring of two more engineers.';
+
+function mail({ from = SENDER, to = [BOB, CAROL, DAVE], tag, score, body = PROSE }) {
+  const mid = `${tag}-${n}-${Date.now()}@lists.test`;
+  const subject = `Lists ${tag} ${n}`;
+  const raw = [
+    `From: Sender <${from}>`,
+    `To: ${to.map((t) => `<${t}>`).join(', ')}`,
+    `Subject: ${subject}`,
+    `Message-ID: <${mid}>`,
+    'Date: Sat, 21 Nov 2026 22:00:00 +0000',
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=utf-8',
+    ...(score ? [`X-Loopback-Score: ${score}`] : []),
+    '',
+    body,
+    '',
+  ].join('\r\n');
+  return { mid, subject, from, to, raw };
+}
+
+/** Who got the message from the sink (its envelope), and who has it in the console's quarantine. */
+async function outcome(m) {
+  const deliveries = sink.messages.filter((d) => d.raw.toString('utf8').includes(`<${m.mid}>`));
+  const page = await api.json(`/api/quarantine/?q=${encodeURIComponent(m.subject)}&page_size=10`);
+  const held = page.results.filter((r) => r.subject === m.subject);
+  const details = await Promise.all(held.map((r) => api.json(`/api/quarantine/${r.id}/`)));
+  return {
+    delivered: deliveries.flatMap((d) => d.envelope.rcptTo).sort(),
+    held: details.flatMap((d) => d.recipients.map((r) => r.address)).sort(),
+    details,
+  };
+}
+
+async function sendAndSettle(m) {
+  const answer = await send(stack.smtpPort, m);
+  expect({ tag: m.mid, code: answer.code }).toEqual({ tag: m.mid, code: 250 });
+  // The delivered part reaches the sink before the 250 (smtp_forward answers after the next hop).
+  const { value } = await waitFor(async () => {
+    const o = await outcome(m);
+    return o.delivered.length + o.held.length >= m.to.length ? o : null;
+  }, 5000);
+  return value ?? outcome(m);
+}
+
+test('saved through the api, live within 15 s: bob blacklisted the sender, carol whitelisted its domain', async () => {
+  const t0 = Date.now();
+  const black = await addToList(BOB, 'blacklist', SENDER);
+  const white = await addToList(CAROL, 'whitelist', `@${SENDER_DOMAIN}`);
+  await addToList(CAROL, 'whitelist', '@spf-fail.test');
+  await addToList(CAROL, 'whitelist', '@spf-pass.test');
+  const saved = Date.now();
+  const live = await waitFor(async () => {
+    const [b, c] = await Promise.all([checkv2(SENDER, BOB), checkv2(SENDER, CAROL)]);
+    return (
+      b.symbols.QC_LIST_BLACKLIST?.options?.includes(`${BOB}=list:${black.id}`) &&
+      c.symbols.QC_LIST_WHITELIST?.options?.includes(`${CAROL}=list:${white.id}`)
+    );
+  });
+  const liveMs = Date.now() - saved;
+  console.log(`lists.test: live ${liveMs} ms after the last save (${saved - t0} ms to save four entries)`);
+  expect(live.value).toBe(true);
+  expect(liveMs).toBeLessThan(LIVE_MS);
+  // A recipient without a list is not marked.
+  const d = await checkv2(SENDER, DAVE);
+  expect(d.symbols.QC_LIST_BLACKLIST ?? d.symbols.QC_LIST_WHITELIST).toBeUndefined();
+}, 30_000);
+
+test("(a) a score between add_header and quarantine: only bob's copy is held", async () => {
+  const m = mail({ tag: 'score', score: 'add-header' });
+  const o = await sendAndSettle(m);
+  expect(o).toMatchObject({ delivered: [CAROL, DAVE], held: [BOB] });
+  expect(o.details[0].action).toMatch(/^add.header$/); // Rspamd's own verdict: not a quarantine
+}, 20_000);
+
+test("(b) GTUBE: carol's copy is delivered, bob's and dave's are held", async () => {
+  const m = mail({ tag: 'gtube', body: `${PROSE}\r\n${GTUBE}` });
+  const o = await sendAndSettle(m);
+  expect(o).toMatchObject({ delivered: [CAROL], held: [BOB, DAVE].sort() });
+  expect(o.details).toHaveLength(1); // one copy in the console, for both
+}, 20_000);
+
+test('(c) a whitelisted sender failing SPF is held for carol; the same passing SPF is delivered', async () => {
+  const fail = mail({ tag: 'spffail', from: 'x@spf-fail.test', to: [CAROL], score: 'quarantine' });
+  const failed = await sendAndSettle(fail);
+  expect(failed).toMatchObject({ delivered: [], held: [CAROL] });
+  const symbols = failed.details[0].symbols.map((s) => s.symbol);
+  expect(symbols).toEqual(expect.arrayContaining(['R_SPF_FAIL', 'QC_LIST_WHITELIST']));
+
+  const pass = mail({ tag: 'spfpass', from: 'x@spf-pass.test', to: [CAROL], score: 'quarantine' });
+  expect(await sendAndSettle(pass)).toMatchObject({ delivered: [CAROL], held: [] });
+  expect(dns.queries.map((q) => q.name)).toEqual(expect.arrayContaining(['spf-fail.test', 'spf-pass.test']));
+}, 20_000);
+
+test('(e) a learn reaches Rspamd; a second one says so; a wrong controller password is a 502 that records nothing', async () => {
+  const m = mail({ tag: 'learn', to: [BOB] });
+  const o = await sendAndSettle(m);
+  const id = o.details[0].id;
+  const stat = async () => {
+    const res = await request(`${stack.rspamd.controllerUrl}/stat`, { headers: { Password: stack.rspamd.password } });
+    return JSON.parse(res.body);
+  };
+  const learned = (s) => Number(s.learned ?? 0);
+  const before = learned(await stat());
+
+  // A wrong password first: Rspamd refuses, the api answers 502 and keeps nothing.
+  await api.stop();
+  await api.start({ QC_RSPAMD_CONTROLLER_URL: stack.rspamd.controllerUrl, QC_RSPAMD_CONTROLLER_PASSWORD: 'wrong' });
+  const refused = await api.request('POST', `/api/quarantine/${id}/learn/`, { as: 'ham' });
+  expect(refused.status).toBe(502);
+  expect((await api.json(`/api/quarantine/${id}/`)).learned).toBeNull();
+  expect(learned(await stat())).toBe(before);
+  await api.stop();
+  await api.start({
+    QC_RSPAMD_CONTROLLER_URL: stack.rspamd.controllerUrl,
+    QC_RSPAMD_CONTROLLER_PASSWORD: stack.rspamd.password,
+  });
+
+  const first = await call('POST', `/api/quarantine/${id}/learn/`, { as: 'ham' });
+  console.log(`lists.test: learn answered ${JSON.stringify(first)}`);
+  expect(learned(await stat())).toBe(before + 1);
+  expect((await api.json(`/api/quarantine/${id}/`)).learned).toMatchObject({ as: 'ham' });
+  const second = await call('POST', `/api/quarantine/${id}/learn/`, { as: 'ham' });
+  console.log(`lists.test: second learn answered ${JSON.stringify(second)}`);
+  expect(JSON.stringify(second)).toMatch(/already/i);
+  expect(learned(await stat())).toBe(before + 1);
+}, 30_000);
