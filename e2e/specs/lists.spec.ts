@@ -1,7 +1,7 @@
 import { apiAs } from '../lib/api-client';
 import { createMailUser, discardHeldMail, mailInfo, plainMessage, sendToHaraka, sinkMessages, tag } from '../lib/mail';
 import type { SeedUser } from '../lib/stack';
-import { apiAnswer, expect, notice, signInQuick, test } from '../lib/test';
+import { apiAnswer, expect, notice, pageOverflow, signInQuick, test, trackPageWidth } from '../lib/test';
 
 // Issue 18 in the browser: the settings page's whitelist and blacklist tabs (spec §5 validation,
 // §8 notices, in French), and "Not spam" from the e-mail detail through the real stack: released,
@@ -78,6 +78,33 @@ test('settings: whitelist and blacklist tabs add, refuse, remove and clear with 
   await expect(notice(page, 'Liste vidée')).toBeVisible();
   await expect(whitelist.getByText('Aucune adresse sur cette liste.')).toBeVisible();
   expect((await api.get<ListPage>('/api/lists/?kind=whitelist')).total).toBe(0);
+});
+
+test('on a phone (390 px) the lists fit: the scope switch, a long address, its remove button in reach', async ({
+  page,
+  stack,
+}) => {
+  const admin = apiAs(stack.users.admin);
+  const long = `a-very-long-local-part-that-does-not-fit-${tag()}@a-rather-long-subdomain.of-a-long-domain.example`;
+  const made = await admin.post<{ id: string }>('/api/lists/', { kind: 'blacklist', address: long }, 201);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await trackPageWidth(page);
+  await signInQuick(page, stack.users.admin, '/settings');
+  await expect(page.getByTestId('lists-scope')).toBeVisible();
+  await page.getByRole('tab', { name: 'Liste noire' }).click();
+  const entry = page
+    .getByTestId('list-panel-blacklist')
+    .getByTestId('list-entry')
+    .filter({ hasText: long.slice(0, 30) });
+  await expect(entry).toBeVisible();
+  const remove = entry.getByTestId('list-entry-remove');
+  await remove.scrollIntoViewIfNeeded();
+  const box = (await remove.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  const { width, widest, offenders } = await pageOverflow(page);
+  expect(width, offenders.join('; ')).toBeLessThanOrEqual(390);
+  expect(widest, 'while loading').toBeLessThanOrEqual(390);
+  await admin.del(`/api/lists/${made.id}/`);
 });
 
 let owner: SeedUser | undefined;
