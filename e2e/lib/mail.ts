@@ -38,8 +38,19 @@ export async function createMailUser(label: string, domain = 'example.com'): Pro
   return user;
 }
 
-/** A message as a sender writes it: CRLF, a dot-stuffed line on the wire, 8-bit UTF-8 text. */
-export function plainMessage(o: { from: string; to: string; subject: string; messageId: string; spam?: boolean }) {
+/**
+ * A message as a sender writes it: CRLF, a dot-stuffed line on the wire, 8-bit UTF-8 text. `spam`:
+ * with GTUBE; `score`: the loopback stack's test score header (about 7 for add-header, 11 for a
+ * quarantine; mailstack/index.js), which, unlike GTUBE, leaves Rspamd's checks running.
+ */
+export function plainMessage(o: {
+  from: string;
+  to: string;
+  subject: string;
+  messageId: string;
+  spam?: boolean;
+  score?: 'add-header' | 'quarantine';
+}) {
   return [
     `From: Sender <${o.from}>`,
     `To: <${o.to}>`,
@@ -49,6 +60,7 @@ export function plainMessage(o: { from: string; to: string; subject: string; mes
     'MIME-Version: 1.0',
     'Content-Type: text/plain; charset=utf-8',
     'Content-Transfer-Encoding: 8bit',
+    ...(o.score ? [`X-Loopback-Score: ${o.score}`] : []),
     '',
     'Hello, here is the quarterly report you asked for. Best regards.',
     '.this line starts with a dot (dot-stuffed on the wire, not in the message)',

@@ -4,7 +4,7 @@
 
 const fs = require('node:fs');
 const { OK, DENYSOFT, CONT } = require('haraka-constants');
-const { listHits, guardSymbols, parseLists, recipientPlan } = require('../lib/lists');
+const { hitFor, listHits, guardSymbols, parseLists, recipientPlan } = require('../lib/lists');
 const { parseSettings } = require('../lib/settings');
 const {
   callQueue,
@@ -31,7 +31,7 @@ const BLACK = (...opts) => sym('QC_LIST_BLACKLIST', opts);
 const lists = parseLists({});
 
 describe('the plan (pure)', () => {
-  test('options per recipient, any case; malformed options ignored; on both lists: blacklisted', () => {
+  test('options per owner key, any case; malformed options ignored; on both lists: blacklisted', () => {
     const hits = listHits(
       verdict('no action', 0, [
         WHITE('Bob@Example.com=list:W1', 'carol@example.com=list:W2', 'junk', 'x@y=list:bad id'),
@@ -42,6 +42,38 @@ describe('the plan (pure)', () => {
       'bob@example.com': { kind: 'whitelist', id: 'W1' },
       'carol@example.com': { kind: 'blacklist', id: 'B2' },
     });
+    expect(hits.truncated).toBe(false);
+  });
+
+  test('a recipient resolves by its address, else its @domain, else *; a cut blacklist holds the unresolved', () => {
+    const hits = listHits(
+      verdict('no action', 0, [BLACK('@corp.example=list:D', '*=list:G'), WHITE('boss@corp.example=list:U')]),
+    );
+    expect(hitFor(hits, 'Boss@Corp.example')).toEqual({ kind: 'whitelist', id: 'U' });
+    expect(hitFor(hits, 'ann@corp.example')).toEqual({ kind: 'blacklist', id: 'D' });
+    expect(hitFor(hits, 'joe@else.example')).toEqual({ kind: 'blacklist', id: 'G' });
+    // A domain's blacklist on 300 recipients of the domain is one option: every copy held.
+    const many = Array.from({ length: 300 }, (_, i) => `u${i}@corp.example`);
+    const v = verdict('no action', 0, [BLACK('@corp.example=list:D')]);
+    const held = recipientPlan({
+      verdict: v,
+      forced: null,
+      base: { kind: 'pass', reason: 'score' },
+      recipients: many,
+      lists,
+    });
+    expect(held.every((p) => p.kind === 'quarantine')).toBe(true);
+    // Rspamd cut the options ("..."): a recipient with no entry found may have been cut: held.
+    const cut = verdict('no action', 0, [BLACK('a@x.example=list:B', '...')]);
+    const plan = recipientPlan({
+      verdict: cut,
+      forced: null,
+      base: { kind: 'pass', reason: 'score' },
+      recipients: ['a@x.example', 'b@x.example'],
+      lists,
+    });
+    expect(plan.map((p) => p.kind)).toEqual(['quarantine', 'quarantine']);
+    expect(plan[1].reason).toMatch(/cut/);
   });
 
   test('guards: the named symbols and any symbol of the groups (antivirus); settings override', () => {
@@ -49,8 +81,20 @@ describe('the plan (pure)', () => {
     expect(guardSymbols(v, lists)).toEqual(['R_SPF_FAIL', 'MY_AV']);
     expect(guardSymbols(v, parseLists({ guard_symbols: 'other', guard_groups: '' }))).toEqual(['OTHER']);
     expect([...lists.guardSymbols]).toEqual(
-      expect.arrayContaining(['R_SPF_FAIL', 'DMARC_POLICY_REJECT', 'DMARC_POLICY_QUARANTINE', 'CLAM_VIRUS']),
+      expect.arrayContaining([
+        'R_SPF_FAIL',
+        'R_SPF_SOFTFAIL',
+        'DMARC_POLICY_REJECT',
+        'DMARC_POLICY_QUARANTINE',
+        'DMARC_POLICY_SOFTFAIL',
+        'CLAM_VIRUS',
+      ]),
     );
+    // Rspamd skipped its checks (GTUBE): nothing says the sender is genuine.
+    expect(guardSymbols({ ...verdict('reject', 15, [sym('GTUBE')]), is_skipped: true }, lists)).toEqual([
+      'is_skipped',
+      'GTUBE',
+    ]);
     expect(parseSettings({}, {}).lists.guardGroups).toEqual(new Set(['antivirus']));
   });
 
@@ -70,20 +114,26 @@ describe('the plan (pure)', () => {
     });
   });
 
-  test('a quarantine verdict (GTUBE): the whitelisted one delivered, the others held', () => {
-    const v = verdict('reject', 15, [sym('GTUBE'), ...marks]);
-    const all = recipientPlan({
-      verdict: v,
-      forced: null,
-      base: { kind: 'quarantine', reason: 'action=reject' },
-      recipients: rcpts,
-      lists,
-    });
+  test('a quarantine verdict: the whitelisted one delivered, the others held; with GTUBE all held', () => {
+    const base = { kind: 'quarantine', reason: 'action=reject' };
+    const v = verdict('reject', 16, marks);
+    const all = recipientPlan({ verdict: v, forced: null, base, recipients: rcpts, lists });
     expect(all.map((p) => [p.kind, p.reason])).toEqual([
       ['quarantine', 'blacklist list:B'],
       ['pass', 'whitelist list:W over action=reject'],
       ['quarantine', 'action=reject'],
     ]);
+    const gtube = recipientPlan({
+      verdict: { ...verdict('reject', 15, [sym('GTUBE'), ...marks]), is_skipped: true },
+      forced: null,
+      base,
+      recipients: rcpts,
+      lists,
+    });
+    expect(gtube[1]).toMatchObject({
+      kind: 'quarantine',
+      reason: 'action=reject; whitelist list:W not applied (is_skipped, GTUBE)',
+    });
   });
 
   test('a guard symbol or a forced quarantine: the whitelist is not applied; a forced accept does not free the blacklisted', () => {
@@ -135,8 +185,8 @@ describe('the queue hook', () => {
     verdict(action, score, [BLACK('black@example.com=list:B'), WHITE('white@example.com=list:W'), ...extra]);
   const addresses = (connection) => connection.transaction.rcpt_to.map((a) => a.address);
 
-  test('GTUBE: the blacklisted and the unlisted copies are ingested (only them), the whitelisted delivered', async () => {
-    const connection = await makeMail({ raw: RAW, rcptTo, rspamd: marked('reject', 15, [sym('GTUBE')]) });
+  test('a reject by score: the blacklisted and the unlisted copies are ingested (only them), the whitelisted delivered', async () => {
+    const connection = await makeMail({ raw: RAW, rcptTo, rspamd: marked('reject', 16) });
     const logged = [];
     connection.loginfo = (_plugin, line) => logged.push(line);
     const { rc } = await callQueue(plugin, connection);

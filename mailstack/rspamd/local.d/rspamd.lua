@@ -219,37 +219,51 @@ local function load_sender_lists(data)
   rspamd_logger.infox(rspamd_config, '%s: sender lists: %s entries (list version %s)', N, n, obj.version)
 end
 
--- The sender as the lists name it: envelope address, its @domain, header From address, its @domain.
+-- The sender as the lists name it, each key with where it came from: the envelope address and its
+-- @domain (`env`, checked by SPF), then the header From address and its @domain (`mime`, checked by
+-- DMARC only where the domain publishes it: easier to forge).
 local function sender_keys(task, envelope_only)
   local keys, seen = {}, {}
-  local function add(a)
+  local function add(a, via)
     if type(a) ~= 'table' or type(a.addr) ~= 'string' or a.addr == '' then return end
     for _, k in ipairs({ a.addr:lower(), a.domain and a.domain ~= '' and ('@' .. a.domain:lower()) or nil }) do
       if not seen[k] then
         seen[k] = true
-        table.insert(keys, k)
+        table.insert(keys, { key = k, via = via })
       end
     end
   end
   local smtp = task:get_from('smtp')
-  if smtp and smtp[1] then add(smtp[1]) end
+  if smtp and smtp[1] then add(smtp[1], 'env') end
   if envelope_only then return keys end
   local mime = task:get_from('mime')
-  if mime and mime[1] then add(mime[1]) end -- the first From address: the one a reader sees
+  if mime and mime[1] then add(mime[1], 'mime') end -- the first From address: the one a reader sees
   return keys
 end
 
-local function owner_hit(entries, keys)
+-- One owner's verdict on the sender: a blacklist entry on any key wins; else the first whitelist
+-- entry (the envelope's before the header From's).
+local function owner_hit(entries, keys, envelope_black_only)
   if not entries then return nil end
   local white
   for _, k in ipairs(keys) do
-    local e = entries[k]
-    if e and e.kind == 'b' then return e end
-    white = white or e
+    local e = entries[k.key]
+    if e and e.kind == 'b' and (not envelope_black_only or k.via == 'env') then
+      return { kind = 'b', id = e.id, via = k.via }
+    end
+    if e and e.kind == 'w' and not white then white = { kind = 'w', id = e.id, via = k.via } end
   end
+  if envelope_black_only then return nil end
   return white
 end
 
+-- For each SMTP recipient the most specific owner that names the sender decides (the recipient's own
+-- list, then their domain's, then the global one), except that a whitelist matched only by the
+-- header From yields to a blacklist of the envelope sender at any level. The options name the
+-- OWNER KEY that decided (`<address>|@<domain>|*=list:<entry id>`), once: Haraka resolves each
+-- recipient the same way (its address, else its @domain, else *). Keyed per owner rather than per
+-- recipient, a domain's blacklist on a mail to hundreds of its recipients is one option (Rspamd cuts
+-- a symbol's options at 4 KB).
 local function qc_lists(task, envelope_only)
   if next(sender_lists) == nil then return end
   local keys = sender_keys(task, envelope_only)
@@ -259,16 +273,38 @@ local function qc_lists(task, envelope_only)
     task:remove_result('QC_LIST_BLACKLIST')
   end
   if #keys == 0 then return end
-  local found, done = { w = {}, b = {} }, {}
+  local found, seen, done = { w = {}, b = {} }, {}, {}
   for _, r in ipairs(task:get_recipients('smtp') or {}) do
     local rcpt = (r.addr or ''):lower()
     local domain = (r.domain or ''):lower()
     if rcpt ~= '' and not done[rcpt] then
       done[rcpt] = true
-      local hit = owner_hit(sender_lists[rcpt], keys)
-        or (domain ~= '' and owner_hit(sender_lists['@' .. domain], keys))
-        or owner_hit(sender_lists['*'], keys)
-      if hit then table.insert(found[hit.kind], string.format('%s=list:%s', rcpt, hit.id)) end
+      local owners = { rcpt, domain ~= '' and ('@' .. domain) or nil, '*' }
+      local hit, key
+      for _, o in ipairs(owners) do
+        hit = owner_hit(sender_lists[o], keys)
+        if hit then
+          key = o
+          break
+        end
+      end
+      if hit and hit.kind == 'w' and hit.via == 'mime' then
+        for _, o in ipairs(owners) do
+          local black = owner_hit(sender_lists[o], keys, true)
+          if black then
+            -- Keyed by the recipient: this departs from the owners' order.
+            hit, key = black, rcpt
+            break
+          end
+        end
+      end
+      if hit then
+        local option = string.format('%s=list:%s', key, hit.id)
+        if not seen[option] then
+          seen[option] = true
+          table.insert(found[hit.kind], option)
+        end
+      end
     end
   end
   if #found.w > 0 then task:insert_result('QC_LIST_WHITELIST', 1.0, found.w) end
