@@ -120,6 +120,26 @@ test('bad values are all reported, by variable', () => {
   ]);
 });
 
+test('a Rspamd controller URL with a user name or password is refused, saying why', () => {
+  for (const url of ['http://u:p@127.0.0.1:11334', 'https://admin@rspamd.example/']) {
+    let error: unknown;
+    try {
+      loadConfig({ QC_RSPAMD_CONTROLLER_URL: url }, dir);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      expect.stringMatching(
+        /^QC_RSPAMD_CONTROLLER_URL: must not hold a user name or password.*QC_RSPAMD_CONTROLLER_PASSWORD/,
+      ),
+    ]);
+  }
+  // An @ past the host (a path) is no user info.
+  const c = loadConfig({ QC_RSPAMD_CONTROLLER_URL: 'http://127.0.0.1:11334/x@y/' }, dir);
+  expect(c.rspamdController.url).toBe('http://127.0.0.1:11334/x@y');
+});
+
 test('tunables and lists are parsed; empty values count as unset', () => {
   const c = loadConfig(
     {

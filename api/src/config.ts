@@ -210,6 +210,11 @@ const EnvSchema = z.object({
   QC_RSPAMD_CONTROLLER_URL: z
     .string()
     .regex(/^https?:\/\/[^/]+/, 'must be an http(s):// URL, e.g. http://127.0.0.1:11334')
+    // Credentials in the URL would be sent besides the Password header and end up in logs.
+    .refine(
+      (v) => !/^https?:\/\/[^/?#]*@/.test(v),
+      'must not hold a user name or password (user@ or user:password@): set QC_RSPAMD_CONTROLLER_PASSWORD',
+    )
     .optional(),
   // Sent as the controller's `Password` header: one line.
   QC_RSPAMD_CONTROLLER_PASSWORD: z

@@ -247,6 +247,8 @@ test("(f) a domain's blacklist holds a mail to 80 of its recipients for every on
   // One option for the domain, not eighty.
   const options = o.details[0].symbols.find((s) => s.symbol === 'QC_LIST_BLACKLIST').options;
   expect(options).toEqual([`@example.com=list:${entry.id}`]);
+  // The detail says why each copy is held: the domain's blacklist.
+  expect(o.details[0].hold_reasons[0]).toMatchObject({ kind: 'list', scope: 'domain', address: bulk });
 }, 40_000);
 
 test('(g) a whitelist matched only by a forged header From yields to the envelope sender’s blacklist', async () => {
@@ -264,5 +266,7 @@ test('(g) a whitelist matched only by a forged header From yields to the envelop
     return JSON.parse(res.body).symbols.QC_LIST_BLACKLIST?.options?.includes(`${DAVE}=list:${global.id}`);
   });
   expect(live.value).toBe(true);
-  expect(await sendAndSettle(m)).toMatchObject({ delivered: [], held: [DAVE] });
+  const o = await sendAndSettle(m);
+  expect(o).toMatchObject({ delivered: [], held: [DAVE] });
+  expect(o.details[0].hold_reasons[0]).toMatchObject({ kind: 'list', scope: 'global', address: `@${evil}` });
 }, 40_000);

@@ -315,6 +315,7 @@ const en: typeof mail = {
       verdict: 'Rspamd verdict: {{action}}',
     },
     learned: 'Learned as {{as}} on {{date}} by {{by}}',
+    learned_anonymous: 'Learned as {{as}} on {{date}}',
     as_spam: 'spam',
     as_ham: 'ham',
     menu: 'Learn',

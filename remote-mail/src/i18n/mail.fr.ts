@@ -322,6 +322,7 @@ const mail = {
       verdict: 'Verdict de Rspamd\u00a0: {{action}}',
     },
     learned: 'Appris comme {{as}} le {{date}} par {{by}}',
+    learned_anonymous: 'Appris comme {{as}} le {{date}}',
     as_spam: 'spam',
     as_ham: 'légitime',
     menu: 'Apprendre',

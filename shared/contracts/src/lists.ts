@@ -106,14 +106,23 @@ export const LearnAs = z.enum(LEARN_AS);
 export type LearnAs = z.infer<typeof LearnAs>;
 
 /** What the console knows was learned from a message (kept so a second learn says so). */
-export const LearnedState = z.object({ as: LearnAs, at: z.string(), by: z.string() });
+export const LearnedState = z.object({
+  as: LearnAs,
+  at: z.string(),
+  /**
+   * The e-mail of who learned it, shown to that person, to admins and to the domain_admin of the
+   * learner's domain; null for anyone else (who handled a shared mail is not theirs to know).
+   */
+  by: z.string().nullable(),
+});
 export type LearnedState = z.infer<typeof LearnedState>;
 
 /**
  * Why the caller's copy of a quarantined message is held (detail only, computed from the stored
  * symbols and the recipients the caller sees), strongest first:
  * - `list`: a blacklist entry matched the recipient (`scope` and whose: `by_you` when it is the
- *   caller's own entry);
+ *   caller's own entry); `address` is '' when unknown (deleted since) or not the caller's to read
+ *   (for a domain_admin, an entry on an admin's or another domain_admin's own list);
  * - `rule`: a console rule forced the action (the HeldByRule of the symbol);
  * - `score`: Rspamd's score reached the quarantine threshold (score and required_score);
  * - `verdict`: another verdict of Rspamd (its action), e.g. a module's forced action.

@@ -28,7 +28,7 @@ export const learningRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
           'with Rspamd’s answer; `already` when the console learned it the same way before (not sent again) or ' +
           'Rspamd says it already has it. Learning the other way after a first learn is sent: Rspamd relearns. ' +
           'Recorded in the history (learn_spam / learn_ham, failures with their code). 502 `rspamd_unavailable` ' +
-          '(no connection or no answer) / `rspamd_refused` (its answer in the detail): nothing recorded as learned. ' +
+          '(no connection or no answer; the kind of failure only, e.g. ECONNREFUSED) / `rspamd_refused` (its answer in the detail): nothing recorded as learned. ' +
           '410 `raw_purged`; 503 `learn_not_configured`.',
         security,
         params: IdParams,
@@ -44,7 +44,7 @@ export const learningRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         },
       },
     },
-    async (request) => learnMessage(ctx, actorOf(request), request.params.id, request.body.as),
+    async (request) => learnMessage(ctx, actorOf(request), request.params.id, request.body.as, request.log),
   );
 
   app.post(

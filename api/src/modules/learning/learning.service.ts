@@ -18,6 +18,7 @@ import {
 } from '../quarantine/quarantine.service';
 import { ReleaseFailedError, releaseMessage } from '../quarantine/release.service';
 import { recordHistory } from '../quarantine/status.repository';
+import { learnerShownTo } from './learned';
 import { learnWithRspamd } from './rspamd-controller';
 
 type Deps = Pick<AppContext, 'db' | 'config'>;
@@ -41,11 +42,18 @@ async function visibleMessage(deps: Deps, actor: Actor, id: string, action: 'lea
  * moves the message's tokens from one class to the other). Failures are recorded with their code
  * (as a release's), nothing is marked learned.
  */
-export async function learnMessage(deps: Deps, actor: Actor, id: string, as: LearnAs): Promise<LearnResponse> {
+export async function learnMessage(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  as: LearnAs,
+  log?: ErrorLogger,
+): Promise<LearnResponse> {
   const action = learnAction(as);
   const { message, scope } = await visibleMessage(deps, actor, id, action);
   if (message.learned_as === as && message.learned_at !== null) {
-    const learned = { as, at: iso(message.learned_at), by: message.learned_by ?? '' };
+    const by = await learnerShownTo(deps.db, actor.auth, message.learned_by);
+    const learned = { as, at: iso(message.learned_at), by };
     return { as, already: true, rspamd: `Already learned as ${as} through the console.`, learned };
   }
   const raw = message.raw_purged_at === null ? await findRaw(deps.db, id) : undefined;
@@ -62,8 +70,11 @@ export async function learnMessage(deps: Deps, actor: Actor, id: string, as: Lea
   }
   const result = await learnWithRspamd({ url, password }, as, raw);
   if (result.outcome === 'unavailable') {
-    const err = new HttpError(502, 'rspamd_unavailable', `Rspamd could not be reached: ${result.error}.`);
-    return refuse(deps, actor, action, id, err);
+    // The detail says what kind of failure (ECONNREFUSED, a timeout) and never more: an unexpected
+    // error may name the URL or the client's internals, it goes to the log only.
+    if (result.unexpected) log?.error({ err: result.unexpected, emailId: id }, 'rspamd controller: learn failed');
+    const detail = result.error ? `Rspamd could not be reached: ${result.error}.` : 'Rspamd could not be reached.';
+    return refuse(deps, actor, action, id, new HttpError(502, 'rspamd_unavailable', detail));
   }
   if (result.outcome === 'refused') {
     const err = new HttpError(502, 'rspamd_refused', `Rspamd refused (HTTP ${result.status}): ${result.answer}`);
@@ -95,6 +106,27 @@ const skipped = { ok: true, skipped: true, code: null, message: null };
 function failed(err: unknown): StepOutcome {
   if (err instanceof HttpError) return { ok: false, skipped: false, code: err.code, message: err.detail };
   throw err;
+}
+
+export const LEARN_STEP_FAILED = 'The e-mail could not be learned (internal error).';
+
+/**
+ * "Not spam"'s learn step. Any error is this step's outcome, not the request's (a 500 would hide
+ * that the release, already done, went through): an HttpError as it is, anything else logged and
+ * told as `internal_error`.
+ */
+export async function learnStep(
+  learn: () => Promise<LearnResponse>,
+  log?: ErrorLogger,
+): Promise<NotSpamResponse['learn']> {
+  try {
+    const res = await learn();
+    return { ...ok, already: res.already };
+  } catch (err) {
+    if (err instanceof HttpError) return { ...failed(err), already: false };
+    log?.error({ err }, 'not spam: the learn step failed');
+    return { ok: false, skipped: false, code: 'internal_error', message: LEARN_STEP_FAILED, already: false };
+  }
 }
 
 /**
@@ -162,13 +194,7 @@ export async function notSpam(
     release = { ...failed(err), delivery: err instanceof ReleaseFailedError ? err.delivery : null };
   }
 
-  let learn: NotSpamResponse['learn'];
-  try {
-    const res = await learnMessage(deps, actor, id, 'ham');
-    learn = { ...ok, already: res.already };
-  } catch (err) {
-    learn = { ...failed(err), already: false };
-  }
+  const learn = await learnStep(() => learnMessage(deps, actor, id, 'ham', log), log);
 
   let whitelist: NotSpamResponse['whitelist'] = { ...skipped, entry: null };
   if (body.allow_sender !== null) {

@@ -33,6 +33,17 @@ test.each([
   ['local part over 64 octets in UTF-8', `${'é'.repeat(33)}@example.com`],
   ['over 254 characters', `${'a'.repeat(60)}@${Array(4).fill('b'.repeat(60)).join('.')}.example`],
   ['a CR', 'jane\r@example.com'],
+  ['a right-to-left override (U+202E)', 'ja\u202Ene@example.com'],
+  ['a left-to-right mark (U+200E)', 'ja\u200Ene@example.com'],
+  ['a zero-width space (U+200B)', 'ja\u200Bne@example.com'],
+  ['a zero-width non-joiner (U+200C)', 'ja\u200Cne@example.com'],
+  ['a zero-width joiner (U+200D)', 'ja\u200Dne@example.com'],
+  ['a word joiner (U+2060)', 'ja\u2060ne@example.com'],
+  ['a byte order mark inside (U+FEFF)', 'ja\uFEFFne@example.com'],
+  ['a soft hyphen (U+00AD)', 'ja\u00ADne@example.com'],
+  ['a C1 control (U+0085)', 'ja\u0085ne@example.com'],
+  ['a C1 control (U+009F)', 'ja\u009Fne@example.com'],
+  ['a C1 control (U+0080)', '\u0080jane@example.com'],
 ])('%s (%j) is refused', (_why, input) => {
   expect(normaliseListAddress(input)).toBeNull();
 });

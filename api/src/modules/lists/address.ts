@@ -12,6 +12,9 @@ import { normaliseDomainName } from '../domains/domains.service';
 // or the specials that would make the address ambiguous in a map or a header. `*` and `?` are
 // refused too: the lists have no wildcards, and `*@x` would silently match only itself.
 const LOCAL_PART = /^[^\s\x00-\x1f\x7f"(),:;<>@[\\\]*?]+$/u;
+// Invisible characters that would make two entries look the same, or an address read backwards in
+// the lists page: format characters (bidi overrides, zero-width joiners, BOM) and C1 controls.
+const INVISIBLE = /[\p{Cf}\u0080-\u009f]/u;
 
 /** The stored form, or null when `raw` is neither an address nor `@domain`. */
 export function normaliseListAddress(raw: string): string | null {
@@ -23,7 +26,14 @@ export function normaliseListAddress(raw: string): string | null {
   if (!domain) return null;
   if (local !== '') {
     if (Buffer.byteLength(local, 'utf8') > LIST_LIMITS.localPart) return null;
-    if (!LOCAL_PART.test(local) || local.startsWith('.') || local.endsWith('.') || local.includes('..')) return null;
+    if (
+      !LOCAL_PART.test(local) ||
+      INVISIBLE.test(local) ||
+      local.startsWith('.') ||
+      local.endsWith('.') ||
+      local.includes('..')
+    )
+      return null;
   }
   const stored = `${local}@${domain}`;
   return stored.length > LIST_LIMITS.address ? null : stored;

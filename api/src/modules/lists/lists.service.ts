@@ -12,7 +12,8 @@ import type { Db, DbExecutor } from '../../db/database';
 import { forbidden, HttpError, notFound } from '../../lib/http-error';
 import { newId } from '../../lib/ids';
 import type { AuthContext } from '../auth/auth.service';
-import { recordAudit, type AuditActor } from '../history/audit.service';
+import type { AuditActor, AuditEvent } from '../history/audit.service';
+import { insertHistory, readerKey } from '../history/history.repository';
 import { bumpList } from '../rspamd/lists.repository';
 import { decodeCursor, invalid, iso, page, ruleActor, withConflictCheck } from '../rspamd/rules-common';
 import { normaliseListAddress, unicodeAddress } from './address';
@@ -31,8 +32,10 @@ import {
 
 /**
  * Whitelists and blacklists (issue 18). Every change bumps the `sender-lists` version (the map
- * Rspamd reads) and writes a history row, in one transaction. History readers: the actor, admins,
- * and the domain_admin of the owner's domain (recordAudit: the actor's and the target's domain).
+ * Rspamd reads) and writes a history row, in one transaction. History readers (recordListChange):
+ * the actor (and, as for every action, the domain_admins of the actor's domain), admins, the owner
+ * of a user list, and the domain_admins of the list's domain when they manage it (a domain list, or
+ * a plain user's): not those of an admin's or a domain_admin's own list.
  */
 
 export const INVALID_ADDRESS = 'Invalid format';
@@ -43,18 +46,21 @@ export interface Owner {
   key: string;
   user: { id: string; email: string } | null;
   domain: { id: string; name: string } | null;
-  /** The domain whose domain_admin manages this list and reads its history (null: admins only). */
+  /**
+   * The domain whose domain_admin manages this list and reads its history: a domain's, or a plain
+   * user's domain; null for the global list and an admin's or a domain_admin's own (admins only).
+   */
   auditDomain: string | null;
 }
 
 type OwnerQuery = Pick<ListQuery, 'scope' | 'user_id' | 'domain_id'>;
 
-const userOwner = (id: string, email: string, domainName: string | null): Owner => ({
+const userOwner = (id: string, email: string, role: string | null, domainName: string | null): Owner => ({
   scope: 'user',
   key: `user:${id}`,
   user: { id, email },
   domain: null,
-  auditDomain: domainName,
+  auditDomain: role === 'user' ? domainName : null,
 });
 const domainOwner = (id: string, name: string): Owner => ({
   scope: 'domain',
@@ -98,7 +104,9 @@ export async function resolveOwner(db: DbExecutor, auth: AuthContext, q: OwnerQu
     if (!domain) throw noSuchDomain();
     return domainOwner(domain.id, domain.name);
   }
-  if (q.user_id === undefined || q.user_id === me.user_id) return userOwner(me.user_id, me.email, me.domain_name);
+  if (q.user_id === undefined || q.user_id === me.user_id) {
+    return userOwner(me.user_id, me.email, me.role, me.domain_name);
+  }
   if (me.role === 'user') throw forbidden();
   const user = await db
     .selectFrom('users as u')
@@ -111,15 +119,16 @@ export async function resolveOwner(db: DbExecutor, auth: AuthContext, q: OwnerQu
   if (me.role === 'domain_admin' && (user.role !== 'user' || !me.domain_id || user.domain_id !== me.domain_id)) {
     throw noSuchUser();
   }
-  return userOwner(user.id, user.email, user.domain_name);
+  return userOwner(user.id, user.email, user.role, user.domain_name);
 }
 
 /** The owner of a stored entry, or null when the caller may not act on it (404 alike). */
 function ownerOfEntry(auth: AuthContext, e: EntryView): Owner | null {
   const me = auth.user;
   let owner: Owner;
-  if (e.scope === 'user' && e.user_id && e.user_email) owner = userOwner(e.user_id, e.user_email, e.user_domain_name);
-  else if (e.scope === 'domain' && e.domain_id && e.domain_name) owner = domainOwner(e.domain_id, e.domain_name);
+  if (e.scope === 'user' && e.user_id && e.user_email) {
+    owner = userOwner(e.user_id, e.user_email, e.user_role, e.user_domain_name);
+  } else if (e.scope === 'domain' && e.domain_id && e.domain_name) owner = domainOwner(e.domain_id, e.domain_name);
   else if (e.scope === 'global') owner = GLOBAL;
   else return null;
   if (me.role === 'admin') return owner;
@@ -141,6 +150,44 @@ export function toEntry(row: EntryView): ListEntry {
     created_at: iso(row.created_at),
     created_by: ruleActor(row),
   };
+}
+
+/**
+ * The history row of a list change: recordAudit's readers (the actor, the actor's domain, the
+ * list's `auditDomain`), plus the owner of a user list, who reads what others (their domain_admin,
+ * an admin) did to it.
+ */
+async function recordListChange(
+  db: DbExecutor,
+  event: Omit<AuditEvent, 'target'> & { target: Omit<AuditEvent['target'], 'domain'> },
+  owner: Owner,
+): Promise<void> {
+  const { actor, target } = event;
+  const readers = new Set<string>();
+  if (actor.id) readers.add(readerKey.user(actor.id));
+  if (actor.domain) readers.add(readerKey.domain(actor.domain));
+  if (owner.user) readers.add(readerKey.user(owner.user.id));
+  if (owner.auditDomain) readers.add(readerKey.domain(owner.auditDomain));
+  await insertHistory(
+    db,
+    {
+      created_at: event.at ?? Date.now(),
+      actor_id: actor.id,
+      actor_email: actor.email,
+      actor_role: actor.role,
+      actor_domain: actor.domain,
+      action: event.action,
+      email_id: null,
+      result: 'success',
+      code: null,
+      ip_address: actor.ip,
+      target_kind: target.kind,
+      target_id: target.id,
+      target_label: target.label,
+      changes: null,
+    },
+    [...readers],
+  );
 }
 
 const entryLabel = (kind: ListKind, address: string) => `${kind} ${address}`;
@@ -208,12 +255,16 @@ export async function addEntry(
         if (refusal) throw refusal;
         await insertEntry(trx, stored);
         await bumpList(trx, SENDER_LISTS, now);
-        await recordAudit(trx, {
-          action: 'list_add',
-          actor,
-          target: { kind: 'list_entry', id: row.id, label: entryLabel(kind, address), domain: owner.auditDomain },
-          at: now,
-        });
+        await recordListChange(
+          trx,
+          {
+            action: 'list_add',
+            actor,
+            target: { kind: 'list_entry', id: row.id, label: entryLabel(kind, address) },
+            at: now,
+          },
+          owner,
+        );
       }),
     () => conflict(db),
   );
@@ -239,12 +290,16 @@ export async function removeEntry(db: Db, auth: AuthContext, actor: AuditActor, 
     const now = Date.now();
     await bumpList(trx, SENDER_LISTS, now);
     // The id names nothing any more (as for rules): null on the row of the deletion.
-    await recordAudit(trx, {
-      action: 'list_remove',
-      actor,
-      target: { kind: 'list_entry', id: null, label: entryLabel(entry.kind, entry.address), domain: owner.auditDomain },
-      at: now,
-    });
+    await recordListChange(
+      trx,
+      {
+        action: 'list_remove',
+        actor,
+        target: { kind: 'list_entry', id: null, label: entryLabel(entry.kind, entry.address) },
+        at: now,
+      },
+      owner,
+    );
   });
 }
 
@@ -261,17 +316,16 @@ export async function clearList(
     if (!n) return 0;
     const now = Date.now();
     await bumpList(trx, SENDER_LISTS, now);
-    await recordAudit(trx, {
-      action: 'list_clear',
-      actor,
-      target: {
-        kind: 'list',
-        id: owner.key,
-        label: `${query.kind} of ${ownerLabel(owner)}`,
-        domain: owner.auditDomain,
+    await recordListChange(
+      trx,
+      {
+        action: 'list_clear',
+        actor,
+        target: { kind: 'list', id: owner.key, label: `${query.kind} of ${ownerLabel(owner)}` },
+        at: now,
       },
-      at: now,
-    });
+      owner,
+    );
     return n;
   });
   return { deleted };

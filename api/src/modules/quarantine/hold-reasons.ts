@@ -2,15 +2,21 @@ import type { HoldReason, RspamdSymbol } from '@qc/contracts';
 import type { DbExecutor } from '../../db/database';
 import type { AuthContext } from '../auth/auth.service';
 import { findEntries } from '../lists/lists.repository';
+import type { EntryView } from '../lists/lists.repository';
 import type { MessageRow } from './quarantine.repository';
+import type { Scope } from './quarantine-scope';
 
 /**
  * Why the caller's copy of a message is held (the detail's `hold_reasons`, strongest first), from
  * what was stored at ingest:
- * - `list`: QC_LIST_BLACKLIST's options `<recipient>=list:<id>`, for the recipients the caller
- *   sees. The entry is read for its scope and address; `by_you` when it is the caller's own list.
- *   An entry deleted since is still a reason: `scope` is then `user` when the recipient is the
- *   caller's own address and `global` otherwise (the best guess left), and `address` is '' (unknown).
+ * - `list`: QC_LIST_WHITELIST / QC_LIST_BLACKLIST carry options `<owner key>=list:<id>`, the key
+ *   being the owner of the entry Rspamd chose: a recipient address, `@<recipient domain>` or `*`
+ *   (mails stored before that carry recipient addresses only). For each recipient the caller sees,
+ *   the entry that applied is the option keyed by its address (a blacklist winning if both), else
+ *   `@<its domain>`, else `*`; a blacklist is a reason. The entry is read for its scope and address;
+ *   `by_you` when it is the caller's own list. An entry deleted since is still a reason: its scope
+ *   is then told by the key's form, and `address` is '' (unknown). A domain_admin does not read the
+ *   address of an entry on a list they may not manage (an admin's or another domain_admin's own).
  * - `rule`: the console rules of the QC_FILTER_/QC_APANEL_/QC_SYSTEM_ symbols whose action is
  *   quarantine (`rules` of withHeldBy: labels for admins only).
  * - `score`: the score reached required_score.
@@ -18,37 +24,102 @@ import type { MessageRow } from './quarantine.repository';
  *   "add header"...) while a list or rule reason already says why.
  */
 const LIST_OPTION = /^(.+)=list:([0-9a-hjkmnp-tv-z]{26})$/i;
+const LIST_SYMBOLS: Record<string, 'whitelist' | 'blacklist'> = {
+  QC_LIST_WHITELIST: 'whitelist',
+  QC_LIST_BLACKLIST: 'blacklist',
+};
 const HOLDING_RULE = /^QC_(FILTER|APANEL|SYSTEM)_.*QUARANTINE/;
 // Compared with spaces for underscores: the stored action may be either (`add_header`, `add header`).
 const NOT_HOLDING = new Set(['no action', 'add header', 'rewrite subject', 'greylist']);
+
+const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
+/** A list option's owner key (lower case) and entry id, or null when it is not one. */
+function parseListOption(option: string): { key: string; id: string } | null {
+  const m = LIST_OPTION.exec(option.trim());
+  return m ? { key: m[1]!.toLowerCase(), id: m[2]!.toUpperCase() } : null;
+}
+
+/**
+ * Whether a list option's owner key is one the caller may read: a recipient they see, `@` the
+ * domain of such a recipient, or `*`. Any other key names another recipient (a Bcc maybe) or
+ * their domain, and which of their lists matched.
+ */
+export function listKeyVisible(scope: Scope, key: string): boolean {
+  switch (scope.kind) {
+    case 'all':
+      return true;
+    case 'none':
+      return false;
+    case 'domain':
+      return key === '*' || key === `@${scope.domain}` || key.endsWith(`@${scope.domain}`);
+    case 'recipient':
+      return key === '*' || key === `@${domainOf(scope.address)}` || key === scope.address;
+  }
+}
+
+/** The symbols with only the QC_LIST_* options the caller may read (listKeyVisible). */
+export function visibleListOptions(symbols: RspamdSymbol[], scope: Scope): RspamdSymbol[] {
+  if (scope.kind === 'all') return symbols;
+  return symbols.map((s) =>
+    LIST_SYMBOLS[s.symbol]
+      ? {
+          ...s,
+          options: s.options.filter((o) => {
+            const parsed = parseListOption(o);
+            return parsed !== null && listKeyVisible(scope, parsed.key);
+          }),
+        }
+      : s,
+  );
+}
+
+/** The list option that applied to each recipient (address, else `@domain`, else `*`). */
+function appliedOptions(
+  symbols: RspamdSymbol[],
+  recipients: string[],
+): { recipient: string; key: string; kind: 'whitelist' | 'blacklist'; id: string }[] {
+  const byKey = new Map<string, { kind: 'whitelist' | 'blacklist'; id: string }>();
+  for (const s of symbols) {
+    const kind = LIST_SYMBOLS[s.symbol];
+    if (!kind) continue;
+    for (const option of s.options) {
+      const parsed = parseListOption(option);
+      // The same key on both symbols cannot happen (one entry per owner and recipient); if it did,
+      // the blacklist holds the mail.
+      if (parsed && !(byKey.get(parsed.key)?.kind === 'blacklist')) byKey.set(parsed.key, { kind, id: parsed.id });
+    }
+  }
+  if (!byKey.size) return [];
+  const applied = [];
+  for (const recipient of new Set(recipients.map((r) => r.toLowerCase()))) {
+    const key = [recipient, `@${domainOf(recipient)}`, '*'].find((k) => byKey.has(k));
+    if (key) applied.push({ recipient, key, ...byKey.get(key)! });
+  }
+  return applied;
+}
+
+/** Whether a domain_admin may manage the list of this entry (its address is then theirs to read). */
+function manages(auth: AuthContext, e: EntryView): boolean {
+  const me = auth.user;
+  if (me.role !== 'domain_admin') return true;
+  if (e.scope !== 'user') return true; // their domain's list, or the global one that applies to it
+  return e.user_id === me.user_id || (e.user_role === 'user' && !!me.domain_id && e.user_domain_id === me.domain_id);
+}
 
 export async function holdReasons(
   db: DbExecutor,
   auth: AuthContext,
   message: Pick<MessageRow, 'score' | 'required_score' | 'action'>,
   symbols: RspamdSymbol[],
-  visible: (address: string) => boolean,
+  recipients: string[],
 ): Promise<HoldReason[]> {
   const reasons: HoldReason[] = [];
 
-  const matches: { recipient: string; id: string }[] = [];
-  const seen = new Set<string>();
-  for (const s of symbols) {
-    if (s.symbol !== 'QC_LIST_BLACKLIST') continue;
-    for (const option of s.options) {
-      const m = LIST_OPTION.exec(option.trim());
-      if (!m) continue;
-      const recipient = m[1]!.toLowerCase();
-      const id = m[2]!.toUpperCase();
-      if (!visible(recipient) || seen.has(recipient)) continue;
-      seen.add(recipient);
-      matches.push({ recipient, id });
-    }
-  }
+  const matches = appliedOptions(symbols, recipients).filter((m) => m.kind === 'blacklist');
   if (matches.length) {
     const entries = new Map((await findEntries(db, [...new Set(matches.map((m) => m.id))])).map((e) => [e.id, e]));
-    const me = auth.user;
-    for (const { recipient, id } of matches) {
+    for (const { recipient, key, id } of matches) {
       const entry = entries.get(id);
       reasons.push(
         entry
@@ -56,13 +127,13 @@ export async function holdReasons(
               kind: 'list',
               recipient,
               scope: entry.scope,
-              address: entry.address,
-              by_you: entry.user_id === me.user_id,
+              address: manages(auth, entry) ? entry.address : '',
+              by_you: entry.user_id === auth.user.user_id,
             }
           : {
               kind: 'list',
               recipient,
-              scope: recipient === me.email.toLowerCase() ? 'user' : 'global',
+              scope: key === '*' ? 'global' : key.startsWith('@') ? 'domain' : 'user',
               address: '',
               by_you: false,
             },

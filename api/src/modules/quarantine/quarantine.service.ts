@@ -23,7 +23,8 @@ import { isId } from '../../lib/ids';
 import type { AuthContext } from '../auth/auth.service';
 import type { SessionContextRow } from '../auth/auth.repository';
 import { withHeldBy } from '../rspamd/held-by';
-import { holdReasons } from './hold-reasons';
+import { learnedState } from '../learning/learned';
+import { holdReasons, visibleListOptions } from './hold-reasons';
 import {
   firstRecipients,
   listPage,
@@ -284,10 +285,11 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
   ]);
   const visible = visibleTo(scope);
   const staleBefore = now - RELEASE_STALE_MS;
-  // "Held by filter X": the console rules the symbols' options name.
+  // "Held by filter X": the console rules the symbols' options name. The list symbols' options name
+  // recipients (Bcc included) and their domains: only those of the caller's recipients are kept.
   const symbols = await withHeldBy(
     deps.db,
-    parseJsonArray<RspamdSymbol>(m.symbols).map(withGroups),
+    visibleListOptions(parseJsonArray<RspamdSymbol>(m.symbols), scope).map(withGroups),
     auth.user.role === 'admin',
   );
   let attempt: DeliveryAttempt | null = null;
@@ -356,11 +358,14 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
     raw_available: rawStored,
     purged_at: m.raw_purged_at === null ? null : iso(Number(m.raw_purged_at)),
     delivery: attempt,
-    hold_reasons: await holdReasons(deps.db, auth, m, symbols, visible),
-    learned:
-      m.learned_as && m.learned_at !== null
-        ? { as: m.learned_as, at: iso(Number(m.learned_at)), by: m.learned_by ?? '' }
-        : null,
+    hold_reasons: await holdReasons(
+      deps.db,
+      auth,
+      m,
+      symbols,
+      rows.map((r) => r.recipient),
+    ),
+    learned: await learnedState(deps.db, auth, m),
   };
 }
 

@@ -58,6 +58,8 @@ export function HoldReasons({ reasons, learned }: { reasons: HoldReason[]; learn
             as: t(`learn.as_${learned.as}`),
             date: formatDateTime(learned.at, lang, 'medium'),
             by: learned.by,
+            // Who learned it is not the caller's to know (null): no "by".
+            ...(learned.by === null ? { context: 'anonymous' } : {}),
           })}
         </Typography.Text>
       ) : null}

@@ -1,0 +1,32 @@
+import type { LearnedState } from '@qc/contracts';
+import type { DbExecutor } from '../../db/database';
+import type { AuthContext } from '../auth/auth.service';
+import type { MessageRow } from '../quarantine/quarantine.repository';
+
+/**
+ * Who learned a message is shown to that person, to admins, and to the domain_admin of the
+ * learner's domain (their account's, as now); to anyone else `by` is null: a user must not learn
+ * which admin (or which co-recipient) handled a mail they share.
+ */
+export async function learnerShownTo(db: DbExecutor, auth: AuthContext, by: string | null): Promise<string | null> {
+  const me = auth.user;
+  if (by === null) return null;
+  if (me.role === 'admin' || by.toLowerCase() === me.email.toLowerCase()) return by;
+  if (me.role !== 'domain_admin' || !me.domain_id) return null;
+  const learner = await db.selectFrom('users').select('domain_id').where('email', '=', by).executeTakeFirst();
+  return learner?.domain_id === me.domain_id ? by : null;
+}
+
+/** The detail's `learned`, `by` as learnerShownTo allows. */
+export async function learnedState(
+  db: DbExecutor,
+  auth: AuthContext,
+  m: Pick<MessageRow, 'learned_as' | 'learned_at' | 'learned_by'>,
+): Promise<LearnedState | null> {
+  if (!m.learned_as || m.learned_at === null) return null;
+  return {
+    as: m.learned_as,
+    at: new Date(Number(m.learned_at)).toISOString(),
+    by: await learnerShownTo(db, auth, m.learned_by),
+  };
+}
