@@ -103,9 +103,11 @@ export async function learnMessage(
 
 const ok = { ok: true, skipped: false, code: null, message: null };
 const skipped = { ok: true, skipped: true, code: null, message: null };
-function failed(err: unknown): StepOutcome {
+/** A step's error as its outcome: an unexpected one is logged and said in general terms (never a 500 that hides the steps done). */
+function failed(err: unknown, log: ErrorLogger | undefined, step: string): StepOutcome {
   if (err instanceof HttpError) return { ok: false, skipped: false, code: err.code, message: err.detail };
-  throw err;
+  log?.error({ err }, `not spam: the ${step} step failed`);
+  return { ok: false, skipped: false, code: 'internal_error', message: `The ${step} step failed (internal error).` };
 }
 
 export const LEARN_STEP_FAILED = 'The e-mail could not be learned (internal error).';
@@ -123,7 +125,7 @@ export async function learnStep(
     const res = await learn();
     return { ...ok, already: res.already };
   } catch (err) {
-    if (err instanceof HttpError) return { ...failed(err), already: false };
+    if (err instanceof HttpError) return { ...failed(err, log, 'learn'), already: false };
     log?.error({ err }, 'not spam: the learn step failed');
     return { ok: false, skipped: false, code: 'internal_error', message: LEARN_STEP_FAILED, already: false };
   }
@@ -191,7 +193,7 @@ export async function notSpam(
     const res = await releaseMessage(deps, actor, id, { confirmResend: false, ...(log ? { log } : {}) });
     release = { ...ok, delivery: res.delivery };
   } catch (err) {
-    release = { ...failed(err), delivery: err instanceof ReleaseFailedError ? err.delivery : null };
+    release = { ...failed(err, log, 'release'), delivery: err instanceof ReleaseFailedError ? err.delivery : null };
   }
 
   const learn = await learnStep(() => learnMessage(deps, actor, id, 'ham', log), log);
@@ -213,7 +215,7 @@ export async function notSpam(
       whitelist =
         err instanceof HttpError && err.code === 'list_exists'
           ? { ok: true, skipped: false, code: err.code, message: err.detail, entry: null }
-          : { ...failed(err), entry: null };
+          : { ...failed(err, log, 'whitelist'), entry: null };
     }
   }
 
