@@ -82,6 +82,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       remote_mail: '/remotes/remote-mail/mf-manifest.json',
       remote_admin: '/remotes/remote-admin/mf-manifest.json',
       remote_rspamd: '/remotes/remote-rspamd/mf-manifest.json',
+      remote_haraka: '/remotes/remote-haraka/mf-manifest.json',
     };
     writeFileSync(remotesFile, JSON.stringify(defaultRemotes));
 

@@ -29,6 +29,7 @@
 // 5xx (4xx while the api fails), and uses config/host_list only until the api has answered once
 // (README: "Accepted domains").
 
+const os = require('node:os');
 const { OK, DENY, DENYSOFT } = require('haraka-constants');
 const DSN = require('haraka-dsn');
 
@@ -42,6 +43,7 @@ const { forcedAction, queueDecision, ruleNames } = require('./lib/forced');
 const { Greylist } = require('./lib/greylist');
 const { recipientPlan } = require('./lib/lists');
 const { address } = require('./lib/meta');
+const { LogShipper } = require('./lib/log-shipper');
 
 const QUEUE_PRIORITY = -10;
 // After haraka-plugin-rspamd's data_post (default priority 0), which stores the verdict.
@@ -64,6 +66,37 @@ exports.register = function () {
   this.register_hook('queue', 'quarantine_or_pass', QUEUE_PRIORITY);
   this.register_hook('data_post', 'enforce_forced_action', DATA_POST_PRIORITY);
   this.register_hook('rcpt', 'accept_console_domains');
+  this.start_log_shipper();
+};
+
+/**
+ * Haraka's log lines to the console (lib/log-shipper.js; [logs] in qconsole.ini). Started at
+ * register, in every process (each has its own boot id), so that start-up lines are shipped too.
+ */
+exports.start_log_shipper = function () {
+  if (this.log_shipper || !this.settings.logs.enabled) return;
+  if (!this.settings.token) return; // logged by load_qconsole_ini; nothing could be sent
+  let hostname = '';
+  try {
+    hostname = String(this.config.get('me') ?? '').trim();
+  } catch {
+    /* os.hostname() below */
+  }
+  this.log_shipper = new LogShipper({
+    settings: () => this.settings,
+    hostname: hostname || os.hostname(),
+    report: (level, msg) => this[`log${level}`](msg),
+  }).start();
+  this.register_hook('log', 'ship_log');
+};
+
+/**
+ * The log hook: Haraka prints the line once every log hook called next(), so next() comes first;
+ * the shipper only copies the line into memory (no I/O, no logging: a log from here would recurse).
+ */
+exports.ship_log = function (next, logger, item) {
+  next();
+  this.log_shipper?.push(item);
 };
 
 // Polling starts where connections are handled: the single process (nodes=0, the loopback stack
@@ -89,6 +122,7 @@ exports.start_domains = function () {
 
 exports.shutdown = function () {
   this.domain_list?.stop();
+  this.log_shipper?.close();
 };
 
 /** config/host_list: the accepted domains until the api has answered once (QC_MAILSTACK_DOMAINS). */

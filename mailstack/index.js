@@ -255,10 +255,11 @@ function writeRspamdConfig(
  * `domains` go to host_list: only the fallback until the plugin has the console's list once.
  * `domainsRefresh`: seconds between the plugin's polls of that list ([domains] refresh).
  * `greylistWindow`: seconds before a greylisted sender's retry is accepted ([greylist] window).
+ * `logsRetryMax`: seconds at most between two attempts to ship spooled log lines ([logs] retry_max).
  */
 function writeHarakaDir(
   harakaDir,
-  { listen, rspamd, nextHop, domains, domainsRefresh, greylistWindow, linkPlugins = true },
+  { listen, rspamd, nextHop, domains, domainsRefresh, greylistWindow, logsRetryMax, linkPlugins = true },
 ) {
   const config = path.join(harakaDir, 'config');
   const hop = parseHostPort(nextHop, 'nextHop');
@@ -279,6 +280,10 @@ function writeHarakaDir(
   if (greylistWindow !== undefined) {
     if (!(Number(greylistWindow) >= 1)) throw new Error(`greylistWindow must be seconds (>= 1), got ${greylistWindow}`);
     editFile(path.join(config, 'qconsole.ini'), (t) => setIni(t, 'greylist', 'window', String(Number(greylistWindow))));
+  }
+  if (logsRetryMax !== undefined) {
+    if (!(Number(logsRetryMax) >= 0.1)) throw new Error(`logsRetryMax must be seconds (>= 0.1), got ${logsRetryMax}`);
+    editFile(path.join(config, 'qconsole.ini'), (t) => setIni(t, 'logs', 'retry_max', String(Number(logsRetryMax))));
   }
   fs.mkdirSync(path.join(harakaDir, 'queue'), { recursive: true });
   fs.mkdirSync(path.join(harakaDir, 'plugins'), { recursive: true });
@@ -324,6 +329,8 @@ async function rspamdCanary(url) {
  * @param {number} [opts.mapWatchInterval=1] Rspamd's map_watch_interval, seconds (compose uses 5)
  * @param {number} [opts.greylistWindow] seconds a greylisted sender must wait before its retry is
  *   accepted (haraka-plugin-qconsole [greylist] window; default 300)
+ * @param {number} [opts.logsRetryMax] seconds at most between two attempts to ship Haraka's spooled log
+ *   lines while the api is down (haraka-plugin-qconsole [logs] retry_max; default 30)
  * @param {{port: number}} [opts.dns] a DNS server on 127.0.0.1:<port> (a test's): Rspamd resolves with it
  *   and checks SPF (also for mail from 127.0.0.1); default: no DNS (127.0.0.1:53) and no SPF
  * @param {boolean} [opts.install=false] apt-get install rspamd/redis-server when missing (root)
@@ -400,6 +407,7 @@ async function startMailStack(opts = {}) {
     domains: opts.domains,
     domainsRefresh: opts.domainsRefresh,
     greylistWindow: opts.greylistWindow,
+    logsRetryMax: opts.logsRetryMax,
   });
   const harakaBin = path.join(packageDir('Haraka'), 'bin', 'haraka');
 

@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom';
+import { setDefaultNoticeDurationForTests } from '@qc/ui-state';
 import { configure } from '@testing-library/react';
 
 // antd asks for matchMedia (responsive observers) and measures with getComputedStyle(el, pseudo),
@@ -20,4 +21,8 @@ const computed = window.getComputedStyle.bind(window);
 window.getComputedStyle = (el: Element) => computed(el);
 
 // antd renders slowly on a loaded 2-core CI machine: give findBy*/waitFor more than the 1 s default.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 10_000 });
+
+// Notices hide after 5 s; a loaded machine may check for one later than that: they stay a minute
+// here (notify.store.test.ts sets the 5 s back to test the hiding itself).
+setDefaultNoticeDurationForTests(60_000);

@@ -21,6 +21,7 @@ import { createTokenService } from './modules/auth/tokens';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { domainsRoutes } from './modules/domains/domains.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
+import { harakaLogsRoutes } from './modules/haraka-logs/haraka-logs.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { scheduleJobs } from './modules/jobs/jobs.service';
 import { historyRoutes } from './modules/history/history.routes';
@@ -217,6 +218,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(learningRoutes, { ctx });
   await app.register(historyRoutes, { ctx });
   await app.register(statisticsRoutes, { ctx });
+  await app.register(harakaLogsRoutes, { ctx });
   await app.register(healthRoutes, { ctx });
   await app.register(mailstackRoutes, { ctx });
   await app.register(rspamdMapsRoutes, { ctx });

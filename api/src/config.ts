@@ -56,6 +56,8 @@ export interface Config {
   retentionSchedule: string;
   /** Messages (and sessions) purged per transaction. */
   retentionBatch: number;
+  /** Days Haraka's log lines are kept (0: never deleted); their rollups are kept 400 days. */
+  logRetentionDays: number;
   admin: { email: string | null; password: string | null };
   ingestToken: string | null;
   /**
@@ -185,6 +187,7 @@ const EnvSchema = z.object({
     .default('17 * * * *')
     .refine(isCronPattern, 'must be a cron pattern, e.g. "17 * * * *"'),
   QC_RETENTION_BATCH: int(500, 1, 10_000),
+  QC_LOG_RETENTION_DAYS: int(30, 0, 3650),
   QC_ADMIN_EMAIL: z.email().optional(),
   QC_ADMIN_PASSWORD: z
     .string()
@@ -375,6 +378,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     retentionDays: e.QC_RETENTION_DAYS,
     retentionSchedule: e.QC_RETENTION_SCHEDULE,
     retentionBatch: e.QC_RETENTION_BATCH,
+    logRetentionDays: e.QC_LOG_RETENTION_DAYS,
     admin: { email: e.QC_ADMIN_EMAIL?.toLowerCase() ?? null, password: e.QC_ADMIN_PASSWORD ?? null },
     ingestToken: e.QC_INGEST_TOKEN ?? null,
     rspamdMaps: {

@@ -32,6 +32,9 @@ const PAGES: [string, string | null][] = [
   ['/rspamd/apanel-filters/create', 'Nouveau filtre du panneau de contrôle'],
   ['/rspamd/system-rules', 'Règles système'],
   ['/rspamd/system-rules/create', 'Nouvelle règle système'],
+  ['/haraka/logs', 'Journaux Haraka'],
+  ['/haraka/statistics/summary', 'Résumé statistique Haraka'],
+  ['/haraka/statistics/logs-per-day', 'Journaux par jour'],
 ];
 
 /**

@@ -7,6 +7,11 @@ const { parseLists } = require('./lists');
 const DEFAULT_API_URL = 'http://127.0.0.1:8080';
 const INGEST_PATH = 'api/quarantine/ingest/';
 const DOMAINS_PATH = 'api/mailstack/domains/';
+const LOGS_PATH = 'api/haraka/logs/ingest/';
+/** The log shipper's spool, relative to Haraka's directory (not queue/: outbound owns every entry there). */
+const DEFAULT_LOG_SPOOL = path.join('state', 'qconsole-logs');
+/** The api's limit per ingest request (LOG_LIMITS.batch in @qc/contracts). */
+const MAX_LOG_BATCH = 5000;
 /** Relative to Haraka's directory. Not in queue/: Haraka deletes dot-files there and logs others as errors. */
 const DEFAULT_STATE_FILE = path.join('state', 'qconsole-domains.json');
 
@@ -71,6 +76,38 @@ function parseGreylist(g) {
   };
 }
 
+function parseCount(raw, what, fallback, min, max) {
+  const n = Number(text(raw) || fallback);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`${what} must be a whole number from ${min} to ${max}: ${raw}`);
+  }
+  return n;
+}
+
+/** [logs]: the log shipper (lib/log-shipper.js). */
+function parseLogs(lg, env) {
+  const dir = text(lg.spool_dir);
+  const harakaDir = text(env.HARAKA);
+  let spoolDir = null; // memory only: no Haraka directory to resolve a relative path against
+  if (dir && path.isAbsolute(dir)) spoolDir = dir;
+  else if (harakaDir) spoolDir = path.resolve(harakaDir, dir || DEFAULT_LOG_SPOOL);
+  const spoolMb = Number(text(lg.spool_max_mb) || 50);
+  if (!Number.isFinite(spoolMb) || spoolMb <= 0)
+    throw new Error(`[logs] spool_max_mb must be a positive number: ${lg.spool_max_mb}`);
+  const batch = parseCount(lg.batch, '[logs] batch', 1000, 1, MAX_LOG_BATCH);
+  return {
+    enabled: parseBoolean(lg.enabled, '[logs] enabled', true),
+    flushIntervalMs: parseSeconds(lg.flush_interval, '[logs] flush_interval', 0.5, 0.01),
+    flushLines: parseCount(lg.flush_lines, '[logs] flush_lines', 200, 1, MAX_LOG_BATCH),
+    batch,
+    bufferLines: parseCount(lg.buffer, '[logs] buffer', 10000, 1, 10_000_000),
+    timeoutMs: parseSeconds(lg.timeout, '[logs] timeout', 5, 0.1),
+    retryMaxMs: parseSeconds(lg.retry_max, '[logs] retry_max', 30, 0.1),
+    spoolDir,
+    spoolMaxBytes: Math.round(spoolMb * 1024 * 1024),
+  };
+}
+
 function parseThreshold(raw) {
   const s = text(raw).toLowerCase();
   if (s === '' || s === 'off' || s === 'none' || s === 'false') return null;
@@ -89,6 +126,7 @@ function parseSettings(ini, env) {
   const d = ini?.domains ?? {};
   const g = ini?.greylist ?? {};
   const l = ini?.lists ?? {};
+  const lg = ini?.logs ?? {};
   const base = text(api.url) || text(env.QC_API_URL) || DEFAULT_API_URL;
   const timeout = Number(text(api.timeout) || 20);
   if (!Number.isFinite(timeout) || timeout <= 0)
@@ -109,7 +147,9 @@ function parseSettings(ini, env) {
     domains: parseDomains(d, base, env),
     greylist: parseGreylist(g),
     lists: parseLists(l),
+    logsUrl: apiUrl(base, LOGS_PATH),
+    logs: parseLogs(lg, env),
   };
 }
 
-module.exports = { parseSettings, ingestUrl, DEFAULT_API_URL, DEFAULT_STATE_FILE };
+module.exports = { parseSettings, ingestUrl, DEFAULT_API_URL, DEFAULT_STATE_FILE, DEFAULT_LOG_SPOOL };

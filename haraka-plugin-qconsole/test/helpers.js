@@ -21,8 +21,9 @@ function tempConfigDir(ini) {
  * Loads the packaged plugin like Haraka does (its package.json, its config/ defaults), with
  * `overridesDir`/config/qconsole.ini as the Haraka config directory's override.
  * (An absolute name makes haraka-test-fixtures find the package wherever pnpm put the fixtures.)
+ * `logs`: keep the log shipper running (closed otherwise).
  */
-function loadPlugin(overridesDir) {
+function loadPlugin(overridesDir, { logs = false } = {}) {
   const plugin = new fixtures.plugin(PLUGIN_DIR);
   plugin.name = 'qconsole';
   plugin.config = plugin.config.module_config(PLUGIN_DIR, overridesDir);
@@ -31,6 +32,9 @@ function loadPlugin(overridesDir) {
     plugin[`log${level}`] = (...args) => plugin.logs.push(`${level}: ${args.map(String).join(' ')}`);
   }
   plugin.register();
+  // The log shipper is for the tests about it (log-shipper.test.js): elsewhere it would only hold
+  // process listeners.
+  if (!logs) plugin.log_shipper?.close();
   return plugin;
 }
 

@@ -13,6 +13,7 @@ import { m0012_history_audience } from './migration-0012-history-audience';
 import { m0013_administration } from './migration-0013-administration';
 import { m0014_rspamd_rules } from './migration-0014-rspamd-rules';
 import { m0015_sender_lists } from './migration-0015-sender-lists';
+import { m0016_haraka_logs } from './migration-0016-haraka-logs';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -243,6 +244,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013_administration': m0013_administration,
   '0014_rspamd_rules': m0014_rspamd_rules,
   '0015_sender_lists': m0015_sender_lists,
+  '0016_haraka_logs': m0016_haraka_logs,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

@@ -376,6 +376,40 @@ export interface SenderListsTable {
   created_by_email: string | null;
 }
 
+/** One Haraka log line (0016_haraka_logs). `ts`: when Haraka logged it (epoch ms). */
+export interface HarakaLogsTable {
+  id: string;
+  ts: number;
+  severity: 'INFO' | 'NOTICE' | 'WARN' | 'ERROR';
+  /** Lower case. */
+  hostname: string;
+  /** Upper case: the connection's, or `<connection>.<n>` for its transaction n. */
+  uuid: string | null;
+  /** The connection part of uuid (indexed: a connection's lines with its transactions'). */
+  conn_uuid: string | null;
+  origin: string | null;
+  message: string;
+  /** hostname + the shipper's line id: a resend is stored once. */
+  line_key: string;
+}
+
+/** Log rollups kept at ingest: lines per UTC day and severity, per dimension (`key`: hour 00–23, host, origin). */
+export interface HarakaLogCountsTable {
+  dim: 'day' | 'hour' | 'host' | 'origin';
+  /** Epoch ms of the UTC midnight. */
+  day: number;
+  key: string;
+  severity: 'INFO' | 'NOTICE' | 'WARN' | 'ERROR';
+  n: number;
+}
+
+/** A sender's retry (another Haraka uuid) matched to a message stored earlier under its first uuid. */
+export interface QuarantineMessageUuidsTable {
+  uuid: string;
+  message_id: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_invitations: UserInvitationsTable;
@@ -403,4 +437,7 @@ export interface Database {
   rspamd_lists: RspamdListsTable;
   rspamd_map_fetches: RspamdMapFetchesTable;
   sender_lists: SenderListsTable;
+  haraka_logs: HarakaLogsTable;
+  haraka_log_counts: HarakaLogCountsTable;
+  quarantine_message_uuids: QuarantineMessageUuidsTable;
 }

@@ -19,6 +19,30 @@ export function newId(now: number = Date.now()): string {
   return time + rand;
 }
 
+/**
+ * newId, but increasing within one millisecond too: the same-millisecond ids of one process follow
+ * their calls' order (the random part of the previous one plus one). Haraka logs several lines per
+ * millisecond; sorted by (ts, id) they must keep the order they were logged in.
+ */
+export function monotonicIds(): (now?: number) => string {
+  let lastTime = -1;
+  let last: number[] = [];
+  return (now = Date.now()) => {
+    const id = newId(now);
+    if (now !== lastTime) {
+      lastTime = now;
+      last = [...id.slice(10)].map((c) => CROCKFORD.indexOf(c));
+      return id;
+    }
+    // Add one to the 16-digit base-32 tail (its top digit is random: overflow is not a concern).
+    for (let i = last.length - 1; i >= 0; i--) {
+      last[i] = (last[i]! + 1) % 32;
+      if (last[i] !== 0) break;
+    }
+    return id.slice(0, 10) + last.map((d) => CROCKFORD[d]).join('');
+  };
+}
+
 /** Whether `id` has newId's shape: anything else names nothing that could exist. */
 export function isId(id: string): boolean {
   return /^[0-9A-HJKMNP-TV-Z]{26}$/.test(id);

@@ -8,8 +8,6 @@ import { registerShellStrings } from '../i18n/shell';
 import { jsonResponse, mockApi, signIn, USER } from '../test-utils';
 import { ProtectedLayout } from './ProtectedLayout';
 
-jest.setTimeout(20_000);
-
 function renderShell(path: string) {
   registerShellStrings();
   const router = createMemoryRouter(

@@ -6,7 +6,7 @@ import { remoteId, ROUTES, visibleNavEntries } from './route-table';
 const t = registerHostNamespace().getFixedT('fr', 'host');
 const labels = (
   role: Role,
-  remotes: Record<string, string> = { remote_mail: 'x', remote_admin: 'x', remote_rspamd: 'x' },
+  remotes: Record<string, string> = { remote_mail: 'x', remote_admin: 'x', remote_rspamd: 'x', remote_haraka: 'x' },
   status: 'ready' | 'failed' | 'loading' = 'ready',
 ) => visibleNavEntries({ role, remotes, remotesStatus: status, roleSatisfies }).map((e) => t(`nav.${e.id}`));
 
@@ -44,11 +44,15 @@ describe('the one route table (DESIGN §3)', () => {
     // remote-admin not deployed: no Users nor Domains entry, the rest stays.
     expect(labels('admin', { remote_mail: 'x' })).not.toContain('Utilisateurs');
     expect(labels('admin', { remote_mail: 'x' })).not.toContain('Domaines');
-    // remote-rspamd not deployed: no Filters entries (the Haraka ones are placeholders, still shown).
-    const withoutRspamd = labels('admin', { remote_mail: 'x', remote_admin: 'x' });
+    // remote-rspamd not deployed: no Filters entries; remote-haraka (issue 19) likewise.
+    const withoutRspamd = labels('admin', { remote_mail: 'x', remote_admin: 'x', remote_haraka: 'x' });
     for (const name of ['Filtres standard', 'Filtres du panneau de contrôle', 'Règles système'])
       expect(withoutRspamd).not.toContain(name);
     expect(withoutRspamd).toContain('Journaux');
+    const withoutHaraka = labels('admin', { remote_mail: 'x', remote_admin: 'x', remote_rspamd: 'x' });
+    for (const name of ['Journaux', 'Résumé statistique', 'Journaux par jour'])
+      expect(withoutHaraka).not.toContain(name);
+    expect(withoutHaraka).toContain('Règles système');
     expect(labels('domain_admin', { remote_mail: 'x' })).toContain('Quarantaine');
     expect(labels('domain_admin', { remote_mail: 'x' }, 'loading')).toContain('Utilisateurs');
     expect(labels('user', {}, 'failed')).not.toContain('Tableau de bord');
@@ -85,6 +89,18 @@ describe('the one route table (DESIGN §3)', () => {
       ['remote_rspamd/Filters', 'rspamd/*', true],
       ['remote_rspamd/ApanelFilters', 'rspamd/apanel-filters/*', true],
       ['remote_rspamd/SystemRules', 'rspamd/system-rules/*', true],
+    ]);
+    // Issue 19: remote-haraka's three pages are built (no more placeholders).
+    expect(
+      [entry('haraka_logs'), entry('haraka_summary'), entry('haraka_logs_per_day')].map((e) => [
+        remoteId(e),
+        e.path,
+        e.ready,
+      ]),
+    ).toEqual([
+      ['remote_haraka/Logs', 'haraka/logs/*', true],
+      ['remote_haraka/StatisticsSummary', 'haraka/statistics/summary', true],
+      ['remote_haraka/LogsPerDay', 'haraka/statistics/logs-per-day', true],
     ]);
   });
 

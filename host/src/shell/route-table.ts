@@ -118,7 +118,7 @@ export const ROUTES: readonly RouteEntry[] = [
     href: '/haraka/logs',
     role: 'admin',
     remote: { container: 'remote_haraka', module: 'Logs' },
-    ready: false,
+    ready: true,
     nav: { group: 'haraka' },
   },
   {
@@ -127,7 +127,7 @@ export const ROUTES: readonly RouteEntry[] = [
     href: '/haraka/statistics/summary',
     role: 'admin',
     remote: { container: 'remote_haraka', module: 'StatisticsSummary' },
-    ready: false,
+    ready: true,
     nav: { group: 'haraka' },
   },
   {
@@ -136,7 +136,7 @@ export const ROUTES: readonly RouteEntry[] = [
     href: '/haraka/statistics/logs-per-day',
     role: 'admin',
     remote: { container: 'remote_haraka', module: 'LogsPerDay' },
-    ready: false,
+    ready: true,
     nav: { group: 'haraka' },
   },
   { id: 'feedback', path: 'feedback', href: '/feedback', role: 'admin', page: 'feedback', ready: true, nav: {} },

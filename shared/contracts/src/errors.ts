@@ -65,6 +65,7 @@ export const ERROR_CODES = [
   'rspamd_unavailable', // 502, Rspamd's controller could not be reached (learn): nothing recorded
   'rspamd_refused', // 502, Rspamd's controller refused (learn), with its answer in the message: nothing recorded
   'learn_not_configured', // 503, QC_RSPAMD_CONTROLLER_URL is unset
+  'logs_not_found', // 404, no Haraka log line for this uuid ("No logs found for this email or UUID")
   'raw_purged', // 410, the original message was removed by retention (QC_RETENTION_DAYS): no download, no release
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -21,3 +21,4 @@ export * from './domains';
 export * from './rspamd';
 export * from './lists';
 export * from './learning';
+export * from './haraka-logs';

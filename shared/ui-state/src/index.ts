@@ -28,6 +28,7 @@ export {
 export {
   useNotices,
   notify,
+  setDefaultNoticeDurationForTests,
   noticeKey,
   NOTIFICATION_CONFIG,
   type Notice,

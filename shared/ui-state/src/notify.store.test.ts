@@ -1,6 +1,10 @@
-import { NOTIFICATION_CONFIG, notify, useNotices } from './notify.store';
+import { NOTIFICATION_CONFIG, notify, setDefaultNoticeDurationForTests, useNotices } from './notify.store';
 
 const titles = () => useNotices.getState().notices.map((n) => n.title);
+
+// The other component tests keep notices a minute (test/setup-web.ts): here, the spec's 5 s.
+beforeAll(() => setDefaultNoticeDurationForTests(NOTIFICATION_CONFIG.durationMs));
+afterAll(() => setDefaultNoticeDurationForTests(60_000));
 
 beforeEach(() => {
   jest.useFakeTimers();

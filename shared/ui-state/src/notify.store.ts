@@ -42,11 +42,20 @@ export function noticeKey(n: Notice): string {
 
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
 
+let defaultDurationMs: number = NOTIFICATION_CONFIG.durationMs;
+/**
+ * Component tests only (test/setup-web.ts): how long a notice without its own duration stays. A test
+ * on a loaded machine may look for a notice more than 5 s after it was raised (seen in CI).
+ */
+export function setDefaultNoticeDurationForTests(ms: number): void {
+  defaultDurationMs = ms;
+}
+
 export const useNotices = create<NoticeState>()((set, get) => ({
   notices: [],
   notify: (n) => {
     const key = noticeKey(n);
-    const duration = n.durationMs && n.durationMs > 0 ? n.durationMs : NOTIFICATION_CONFIG.durationMs;
+    const duration = n.durationMs && n.durationMs > 0 ? n.durationMs : defaultDurationMs;
     const hide = () =>
       timers.set(
         key,

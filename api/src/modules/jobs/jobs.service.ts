@@ -2,6 +2,7 @@ import { Cron } from 'croner';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/database';
 import { newId } from '../../lib/ids';
+import { runLogRetention } from '../haraka-logs/log-retention.service';
 import { runRetention } from '../retention/retention.service';
 import { claimJob, releaseJob, renewJob } from './jobs.repository';
 
@@ -48,7 +49,10 @@ export interface ScheduledJobs {
   stop(): Promise<void>;
 }
 
-/** Starts the scheduled jobs of an api process: retention (QC_RETENTION_SCHEDULE). */
+/**
+ * Starts the scheduled jobs of an api process on QC_RETENTION_SCHEDULE: the retention of mail and
+ * sessions, then that of Haraka's log lines (QC_LOG_RETENTION_DAYS), each under its own claim.
+ */
 export function scheduleJobs(deps: Pick<AppContext, 'db' | 'config'>, log: JobLogger): ScheduledJobs {
   let running: Promise<unknown> = Promise.resolve();
   const retention = new Cron(
@@ -59,8 +63,17 @@ export function scheduleJobs(deps: Pick<AppContext, 'db' | 'config'>, log: JobLo
       catch: (err) => log.error({ err }, 'retention job failed'),
     },
     async () => {
-      const run = runRetention(deps).then((r) => {
-        if (r.ran) log.info({ job: 'retention', ...r.result }, 'retention run');
+      // Each job on its own: a failure of one does not keep the other from running.
+      const run = Promise.allSettled([
+        runRetention(deps).then((r) => {
+          if (r.ran) log.info({ job: 'retention', ...r.result }, 'retention run');
+        }),
+        runLogRetention(deps).then((r) => {
+          if (r.ran) log.info({ job: 'haraka-log-retention', ...r.result }, 'log retention run');
+        }),
+      ]).then((results) => {
+        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed) throw failed.reason;
       });
       running = run.catch(() => undefined);
       await run;

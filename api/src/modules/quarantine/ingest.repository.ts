@@ -200,3 +200,15 @@ export async function findIdByDedupKey(db: DbExecutor, key: string): Promise<str
   const row = await db.selectFrom('quarantine_messages').select('id').where('dedup_key', '=', key).executeTakeFirst();
   return row?.id;
 }
+
+/**
+ * Keeps a sender's retry uuid beside the message stored earlier under its first uuid, so the
+ * retry's logs (GET /api/haraka/logs/{uuid}/) lead to the message. A uuid already kept: nothing.
+ */
+export async function rememberRetryUuid(db: DbExecutor, messageId: string, uuid: string): Promise<void> {
+  await db
+    .insertInto('quarantine_message_uuids')
+    .values({ uuid, message_id: messageId, created_at: Date.now() })
+    .onConflict((oc) => oc.column('uuid').doNothing())
+    .execute();
+}

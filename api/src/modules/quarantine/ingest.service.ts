@@ -14,6 +14,7 @@ import {
   findIdByUuid,
   insertQuarantinedMessage,
   insertQuarantinedMessages,
+  rememberRetryUuid,
   type NewQuarantinedMessage,
 } from './ingest.repository';
 
@@ -234,7 +235,8 @@ const FUTURE_SKEW_MS = 5 * 60 * 1000;
 
 /**
  * Stores a quarantined message (DESIGN §4 ingest). Idempotent: the same Haraka uuid, or the same
- * envelope and bytes under a new uuid, returns the id already stored. Resolves
+ * envelope and bytes under a new uuid, returns the id already stored (and keeps that new uuid beside
+ * it: quarantine_message_uuids). Resolves
  * only once the transaction committed.
  */
 export async function ingestMessage(
@@ -260,7 +262,11 @@ export async function ingestMessage(
   const sameBytes = sha256(retryStableBytes(raw, meta.uuid)).toString('hex');
   const dedupKey = sha256(`${mailFrom.toLowerCase()}\n${recipients.join('\n')}\n${sameBytes}`).toString('hex');
   const same = await findIdByDedupKey(deps.db, dedupKey);
-  if (same) return { id: same };
+  if (same) {
+    // A retry under a new uuid: that uuid leads to the stored copy too (the sender's queue id).
+    await rememberRetryUuid(deps.db, same, meta.uuid);
+    return { id: same };
+  }
 
   const parsed = await parseMessage(raw);
   if (parsed.error) log?.warn({ uuid: meta.uuid, error: parsed.error }, 'quarantined message could not be parsed');
@@ -310,8 +316,11 @@ export async function ingestMessage(
   } catch (err) {
     // A concurrent post of the same message won the insert: answer with its id.
     if (!(err instanceof DuplicateMessageError) && !isUniqueViolation(err)) throw err;
-    const winner = (await findIdByUuid(deps.db, meta.uuid)) ?? (await findIdByDedupKey(deps.db, dedupKey));
+    const byUuid = await findIdByUuid(deps.db, meta.uuid);
+    if (byUuid) return { id: byUuid };
+    const winner = await findIdByDedupKey(deps.db, dedupKey);
     if (!winner) throw err;
+    await rememberRetryUuid(deps.db, winner, meta.uuid);
     return { id: winner };
   }
 }

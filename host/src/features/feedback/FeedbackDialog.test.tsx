@@ -5,8 +5,6 @@ import userEvent from '@testing-library/user-event';
 import { jsonResponse, mockApi, renderPage, sendableFile, signIn } from '../../test-utils';
 import { FeedbackButton } from './FeedbackButton';
 
-jest.setTimeout(30_000);
-
 const noticeTitles = () => useNotices.getState().notices.map((n) => `${n.type}:${n.title}`);
 type User = ReturnType<typeof userEvent.setup>;
 

@@ -5,8 +5,6 @@ import userEvent from '@testing-library/user-event';
 import { jsonResponse, mockApi, renderPage, signIn, USER } from '../../test-utils';
 import FeedbackAdminPage from './Page';
 
-jest.setTimeout(20_000);
-
 const ADMIN = { ...USER, id: 'a1', username: 'admin', email: 'admin@example.com', role: 'admin' as const };
 
 const item = (id: string, extra: Partial<FeedbackItem> = {}): FeedbackItem => ({

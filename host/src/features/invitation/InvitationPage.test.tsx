@@ -11,7 +11,6 @@ import { registerHostNamespace } from '../../i18n';
 import { invitationEn, invitationFr } from '../../i18n/invitation';
 import { jsonResponse, mockApi, routesOf } from '../../test-utils';
 
-jest.setTimeout(30_000);
 jest.mock('../../shell/RouterShell', () => ({
   __esModule: true,
   default: () => <p>shell at {window.location.pathname}</p>,

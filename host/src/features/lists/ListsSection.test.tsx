@@ -7,8 +7,6 @@ import userEvent from '@testing-library/user-event';
 import { jsonResponse, mockApi, renderPage, signIn, USER, type ApiCall } from '../../test-utils';
 import SettingsPage from '../settings/Page';
 
-jest.setTimeout(20_000);
-
 const noticeTitles = () => useNotices.getState().notices.map((n) => `${n.type}:${n.title}`);
 const PREFS = { theme_mode: 'light', default_page_size: 50, updated_at: null };
 

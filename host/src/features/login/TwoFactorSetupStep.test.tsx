@@ -9,7 +9,6 @@ import { registerHostNamespace } from '../../i18n';
 import { jsonResponse, makeJwt, mockApi, routesOf, USER, type ApiCall } from '../../test-utils';
 import { LoginPage } from './LoginPage';
 
-jest.setTimeout(30_000);
 jest.mock('../../shell/RouterShell', () => ({
   __esModule: true,
   default: () => <p>shell at {window.location.pathname}</p>,

@@ -5,8 +5,6 @@ import userEvent from '@testing-library/user-event';
 import { jsonResponse, mockApi, renderPage, routesOf, signIn, USER } from '../../test-utils';
 import ProfilePage from './Page';
 
-jest.setTimeout(30_000);
-
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const OTPAUTH = `otpauth://totp/Quarantine%20Console:jane%40example.com?secret=${SECRET}&issuer=Quarantine%20Console`;
 const CODES = [

@@ -6,9 +6,6 @@ import userEvent from '@testing-library/user-event';
 import { jsonResponse, mockApi, renderPage, routesOf, signIn, USER } from '../../test-utils';
 import ProfilePage from './Page';
 
-// A whole page of antd forms typed into key by key: slow on a loaded CI machine.
-jest.setTimeout(30_000);
-
 const noticeTitles = () => useNotices.getState().notices.map((n) => `${n.type}:${n.title}`);
 const infoSection = () => within(screen.getByTestId('profile-section-info'));
 const passwordSection = () => within(screen.getByTestId('profile-section-password'));

@@ -6,8 +6,6 @@ import { jsonResponse, mockApi, renderPage, signIn } from '../../test-utils';
 import SettingsPage, { SETTINGS_SECTIONS } from './Page';
 import { useAccountPreferences } from './settings.queries';
 
-jest.setTimeout(20_000);
-
 // The preferences alone: the lists section has its own tests (features/lists) and its own calls.
 const PREFERENCES_ONLY = SETTINGS_SECTIONS.filter((s) => s.id === 'preferences');
 

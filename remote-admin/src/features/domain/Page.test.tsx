@@ -13,8 +13,6 @@ import {
   type ApiCall,
 } from '../../test-utils';
 
-jest.setTimeout(30_000);
-
 const sent = (calls: ApiCall[], method: string) =>
   calls.filter((c) => c.method === method && c.path === '/api/domains/d1/');
 const HAS_USERS = {

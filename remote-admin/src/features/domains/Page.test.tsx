@@ -11,8 +11,6 @@ import {
   type ApiCall,
 } from '../../test-utils';
 
-jest.setTimeout(30_000);
-
 const lastQuery = (calls: ApiCall[]) =>
   Object.fromEntries(calls.filter((c) => c.path === '/api/domains/').at(-1)!.query);
 const rows = () => screen.queryAllByTestId('domain-row');

@@ -12,8 +12,6 @@ import {
   type ApiCall,
 } from '../../test-utils';
 
-jest.setTimeout(30_000);
-
 const posts = (calls: ApiCall[]) => calls.filter((c) => c.method === 'POST' && c.path === '/api/domains/');
 const errorOf = (label: string) =>
   screen.getByLabelText(label).closest('.ant-form-item')!.querySelector('.ant-form-item-explain')?.textContent ?? '';

@@ -14,8 +14,6 @@ import {
 } from '../../test-utils';
 import type { AdminUser } from '../users/users.types';
 
-jest.setTimeout(30_000);
-
 const sent = (calls: ApiCall[], method: string, path = '/api/users/u2/') =>
   calls.filter((c) => c.method === method && c.path === path);
 const dialog = () => screen.findByRole('dialog');

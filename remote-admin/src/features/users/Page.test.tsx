@@ -14,9 +14,6 @@ import {
   type ApiCall,
 } from '../../test-utils';
 
-// antd renders slowly on a loaded 2-core machine.
-jest.setTimeout(30_000);
-
 const userCalls = (calls: ApiCall[]) => calls.filter((c) => c.method === 'GET' && c.path === '/api/users/');
 const lastQuery = (calls: ApiCall[]) => Object.fromEntries(userCalls(calls).at(-1)!.query);
 const rows = () => screen.queryAllByTestId('user-row');

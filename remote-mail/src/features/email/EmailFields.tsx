@@ -4,7 +4,9 @@ import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useHasRole } from '@qc/auth';
 import { formatDateTime, usePhoneLayout } from '@qc/ui';
+import { Link } from 'react-router-dom';
 import {
   ACTION_COLORS,
   formatScore,
@@ -42,6 +44,8 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
   const { t, i18n } = useTranslation('mail');
   const lang = i18n.resolvedLanguage ?? 'fr';
   const phone = usePhoneLayout();
+  // Admins follow the uuid to Haraka's lines of this mail (remote-haraka, issue 19); others see it as text.
+  const opensHaraka = useHasRole('admin');
   const none = t('none');
   const text = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? none : revealBidi(v));
   const address = (v: string | null | undefined) =>
@@ -119,7 +123,18 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
     { key: 'sender_domain', label: t('email.fields.sender_domain'), children: address(email.sender_domain) },
     { key: 'mime_domain', label: t('email.fields.mime_domain'), children: address(email.mime_domain) },
     { key: 'mime_user', label: t('email.fields.mime_user'), children: text(email.mime_user) },
-    { key: 'uuid', label: t('email.fields.uuid'), children: code(email.uuid) },
+    {
+      key: 'uuid',
+      label: t('email.fields.uuid'),
+      children:
+        email.uuid && opensHaraka ? (
+          <Link to={`/haraka/logs/${encodeURIComponent(email.uuid)}`} data-testid="email-haraka-logs">
+            <Typography.Text code>{email.uuid}</Typography.Text>
+          </Link>
+        ) : (
+          code(email.uuid)
+        ),
+    },
     {
       key: 'last_delivery',
       label: t('email.fields.last_delivery'),

@@ -42,9 +42,6 @@ async function openDetail(path = '/mail/m1') {
 
 const frame = () => screen.getByTestId('email-preview-frame') as HTMLIFrameElement;
 
-// antd dialogs and tables are slow to render in jsdom on a 2-core machine.
-jest.setTimeout(20_000);
-
 beforeEach(() => {
   localStorage.clear();
   jest.restoreAllMocks();

@@ -17,8 +17,6 @@ import type { QuarantineDetail } from '../quarantine/quarantine.types';
 
 const user = () => userEvent.setup({ delay: null });
 const DETAIL = '/api/quarantine/m1/';
-jest.setTimeout(30_000);
-
 const ME: CurrentUser = {
   id: 'u1',
   username: 'jane',

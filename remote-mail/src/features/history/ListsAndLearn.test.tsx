@@ -5,8 +5,6 @@ import userEvent from '@testing-library/user-event';
 import ExposedHistory from '../../exposed/History';
 import { jsonResponse, mockApi, noticeTitles, pickOption, renderExposed } from '../../test-utils';
 
-jest.setTimeout(30_000);
-
 function entry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
   return {
     id: 'h1',

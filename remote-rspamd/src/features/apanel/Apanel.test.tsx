@@ -16,8 +16,6 @@ import {
   type ApiCall,
 } from '../../test-utils';
 
-jest.setTimeout(30_000);
-
 const BASE = '/api/rspamd/apanel-filters/';
 const JANE = { id: 'u7', email: 'jane@corp.example' };
 const lists = (calls: ApiCall[]) => calls.filter((c) => c.method === 'GET' && c.path === BASE);

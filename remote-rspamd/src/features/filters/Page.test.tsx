@@ -16,8 +16,6 @@ import {
   type ApiCall,
 } from '../../test-utils';
 
-jest.setTimeout(30_000);
-
 const BASE = '/api/rspamd/filters/domains/';
 const FILTERS = [
   filter(),

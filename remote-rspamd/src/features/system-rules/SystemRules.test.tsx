@@ -16,8 +16,6 @@ import {
   type ApiCall,
 } from '../../test-utils';
 
-jest.setTimeout(30_000);
-
 const BASE = '/api/rspamd/system-rules/';
 const saves = (calls: ApiCall[]) =>
   calls.filter((c) => c.method === 'POST' && c.path === BASE && c.query.get('dry_run') !== 'true');

@@ -1,0 +1,151 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { apiAs } from '../lib/api-client';
+import { createMailUser, discardHeldMail, mailInfo, plainMessage, sendToHaraka, tag } from '../lib/mail';
+import { ROOT, type SeedUser } from '../lib/stack';
+import { startStaticServer } from '../lib/static-server';
+import { expect, setRemotes, signInQuick, test } from '../lib/test';
+
+// Issue 19 in the browser: Haraka's own log lines (shipped by the real Haraka of this run) searched
+// by an admin, the trace of one quarantined e-mail from its detail to its lines and back, and
+// remote-haraka deployed on its own: built again with another version into another folder, served
+// from another origin, /remotes.json pointed at it, nothing else rebuilt. Non-admins never download it.
+
+let owner: SeedUser | undefined;
+test.afterAll(async () => {
+  if (owner) await discardHeldMail(owner.email);
+});
+
+test('an admin searches Haraka’s logs and follows a quarantined e-mail to its lines and back', async ({
+  page,
+  stack,
+}) => {
+  mailInfo(); // fails here, with the reason, when the mail stack did not start
+  owner = await createMailUser('haraka');
+  const t = tag();
+  const sender = `logs-${t}@example.net`;
+  const subject = `E2E haraka logs ${t}`;
+  const raw = plainMessage({ from: sender, to: owner.email, subject, messageId: `logs-${t}@example.net`, spam: true });
+  const answer = await sendToHaraka({ from: sender, to: [owner.email] }, raw);
+  expect(answer.code, answer.response).toBe(250);
+  const admin = apiAs(stack.users.admin);
+  const held = await admin.get<{ results: { id: string; subject: string }[] }>(
+    `/api/quarantine/?q=${encodeURIComponent(subject)}`,
+  );
+  const id = held.results.find((r) => r.subject === subject)!.id;
+
+  // The logs page: the sender's lines, found by a part of the message (the last 24 h by default).
+  await signInQuick(page, stack.users.admin, `/haraka/logs?q=${encodeURIComponent(sender)}`);
+  await expect(page.getByTestId('haraka-logs-page')).toBeVisible();
+  const table = page.getByTestId('logs-table');
+  await expect(table.getByText(sender, { exact: false }).first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId('remote-haraka-version')).toContainText('remote-haraka');
+
+  // From the e-mail's detail to its transaction's lines, then back.
+  await page.goto(`/mail/${id}`);
+  const link = page.getByTestId('email-haraka-logs');
+  await expect(link).toHaveText(answer.uuid!);
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/haraka/logs/${answer.uuid!.replace('.', '\\.')}$`));
+  await expect(page.getByTestId('haraka-uuid-page')).toBeVisible();
+  await expect(page.getByTestId('uuid-lines')).toContainText(sender);
+  const transaction = page.getByTestId('uuid-transaction').filter({ hasText: answer.uuid! });
+  await expect(transaction.getByTestId('uuid-outcome')).toHaveText(/quarantaine/i);
+  await transaction.getByTestId('uuid-email-link').click();
+  await expect(page).toHaveURL(new RegExp(`/mail/${id}$`));
+  await expect(page.getByTestId('email-detail')).toBeVisible();
+
+  // A malformed uuid is said so, and nothing is asked of the api.
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/api/haraka/logs/not-a-uuid')) asked.push(r.url());
+  });
+  await page.goto('/haraka/logs/not-a-uuid');
+  await expect(page.getByText('Erreur lors du chargement des journaux. Vérifiez l’UUID.')).toBeVisible();
+  expect(asked).toEqual([]);
+});
+
+/** Every file of the built apps with its modification time: what a rebuild would change. */
+function builtFiles(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const app of ['host', 'remote-mail', 'remote-admin', 'remote-rspamd', 'remote-haraka']) {
+    const dir = path.join(ROOT, app, 'dist');
+    for (const name of readdirSync(dir)) out[`${app}/${name}`] = statSync(path.join(dir, name)).mtimeMs;
+  }
+  return out;
+}
+
+test('remote-haraka ships on its own: another version from another origin, nothing else rebuilt', async ({
+  page,
+  stack,
+}) => {
+  test.setTimeout(300_000);
+  const before = builtFiles();
+  const version = `9.9.${Date.now() % 1000}-e2e`;
+  const out = mkdtempSync(path.join(tmpdir(), 'remote-haraka-'));
+  const other = await (async () => {
+    // Its own build command and output, as the mail-infra team would run it.
+    await promisify(execFile)(
+      path.join(ROOT, 'remote-haraka', 'node_modules', '.bin', 'webpack'),
+      ['--mode', 'production', '--output-path', out],
+      { cwd: path.join(ROOT, 'remote-haraka'), env: { ...process.env, QC_REMOTE_VERSION: version }, timeout: 240_000 },
+    );
+    return startStaticServer({ '/remote-haraka/': out });
+  })();
+  try {
+    await setRemotes(page, {
+      ...stack.defaultRemotes,
+      remote_haraka: `${other.origin}/remote-haraka/mf-manifest.json`,
+    });
+    await signInQuick(page, stack.users.admin, '/haraka/logs');
+    await expect(page.getByTestId('remote-haraka-version')).toContainText(version);
+    expect(other.requests.some((p) => p.endsWith('/remoteEntry.js') || p.endsWith('/mf-manifest.json'))).toBe(true);
+    // The other remotes still work.
+    await page.goto('/mail');
+    await expect(page.getByRole('heading', { name: 'Quarantaine' })).toBeVisible();
+    await page.goto('/rspamd/domains');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.goto('/users');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // Nothing of the console was rebuilt (remote-haraka's own folder included).
+    expect(builtFiles()).toEqual(before);
+  } finally {
+    await setRemotes(page, stack.defaultRemotes);
+    await other.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+const HARAKA_ROUTES = [
+  '/haraka/logs',
+  '/haraka/logs/4E79AA5D-4AC5-4BAB-A624-B676B161DCFE.1',
+  '/haraka/statistics/summary',
+  '/haraka/statistics/logs-per-day',
+];
+
+for (const who of ['domainAdmin', 'user'] as const) {
+  test(`a ${who === 'user' ? 'user' : 'domain_admin'} is sent to /dashboard from every haraka route and never downloads remote-haraka code`, async ({
+    page,
+    stack,
+  }) => {
+    test.setTimeout(90_000);
+    const files: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/remotes/remote-haraka/')) files.push(r.url());
+    });
+    await signInQuick(page, stack.users[who], '/dashboard');
+    await expect(page.getByTestId('dashboard-count-pending')).toBeVisible();
+    const nav = page.getByRole('navigation', { name: 'Navigation principale' });
+    await expect(nav.getByRole('menuitem', { name: 'Haraka' })).toHaveCount(0);
+    for (const route of HARAKA_ROUTES) {
+      await page.goto(route);
+      await expect(page, route).toHaveURL(/\/dashboard$/);
+      await expect(page.getByTestId('dashboard-count-pending')).toBeVisible();
+    }
+    await page.waitForLoadState('networkidle');
+    expect(files, 'remote-haraka files requested').toEqual([]);
+  });
+}
