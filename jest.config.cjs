@@ -56,9 +56,6 @@ module.exports = {
       transform: { '^.+\\.(t|j)sx?$|^.+\\.mjs$': swc },
       transformIgnorePatterns,
       setupFilesAfterEnv: ['<rootDir>/test/setup-web.ts'],
-      // antd pages typed into key by key take seconds in jsdom, many more on a loaded 2-core machine
-      // (a test must not depend on the machine being idle): a hang still fails, at 90 s.
-      testTimeout: 90_000,
       testMatch: [
         '<rootDir>/{host,remote-mail,remote-admin,remote-rspamd,remote-haraka,shared}/**/src/**/*.test.{ts,tsx}',
       ],

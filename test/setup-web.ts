@@ -20,6 +20,11 @@ Object.defineProperty(window, 'matchMedia', {
 const computed = window.getComputedStyle.bind(window);
 window.getComputedStyle = (el: Element) => computed(el);
 
+// antd pages typed into key by key take seconds in jsdom, many more on a loaded 2-core machine (a
+// test must not depend on the machine being idle): a hang still fails, at 90 s. (testTimeout in a
+// project of jest.config.cjs is not read: it is a global option.)
+jest.setTimeout(90_000);
+
 // antd renders slowly on a loaded 2-core CI machine: give findBy*/waitFor more than the 1 s default.
 configure({ asyncUtilTimeout: 10_000 });
 
