@@ -274,7 +274,12 @@ async function historyRows(page: Page) {
   return table.getByTestId('history-row').evaluateAll(
     (trs, c) =>
       trs.map((tr) => {
-        const cells = Array.from(tr.querySelectorAll('td')).map((td) => td.textContent?.trim() ?? '');
+        // A cell's text without its controls (the subject cell holds the "Apprendre" menu, issue 18).
+        const cells = Array.from(tr.querySelectorAll('td')).map((td) => {
+          const copy = td.cloneNode(true) as HTMLElement;
+          copy.querySelectorAll('[data-testid="history-learn"]').forEach((el) => el.remove());
+          return copy.textContent?.trim() ?? '';
+        });
         const result = tr.querySelector('[data-testid="history-result"]')?.textContent?.trim() ?? '';
         return [cells[c.user], cells[c.action], cells[c.email], result].join(' | ');
       }),
