@@ -1,4 +1,4 @@
-import type { HistoryAction, HistoryTargetKind, Role } from '@qc/contracts';
+import type { DigestFrequency, HistoryAction, HistoryTargetKind, Role } from '@qc/contracts';
 
 /**
  * Row types of every table. Timestamps are epoch milliseconds (integers in both dialects, so
@@ -410,6 +410,59 @@ export interface QuarantineMessageUuidsTable {
   created_at: number;
 }
 
+/** A user's own notification settings (0017_notifications); no row: the defaults. */
+export interface NotificationSettingsTable {
+  user_id: string;
+  enabled: number;
+  frequency: DigestFrequency;
+  /** "HH:MM" in time_zone. */
+  send_time: string;
+  /** IANA name. */
+  time_zone: string;
+  /** A domain_admin's digest of their domain's pending quarantine. */
+  domain_digest: number;
+  updated_at: number;
+}
+
+/** The one row (id 1) of the defaults an admin set for everyone; none: the built-in ones. */
+export interface NotificationDefaultsTable {
+  id: number;
+  enabled: number;
+  frequency: DigestFrequency;
+  send_time: string;
+  time_zone: string;
+  updated_at: number;
+  updated_by: string | null;
+}
+
+/** One digest period of one user: the claim (status sending), then what came of it. */
+export interface DigestSendsTable {
+  user_id: string;
+  kind: 'user' | 'domain';
+  /** Epoch ms of the period's start (the user's wall clock, at send_time). */
+  period_start: number;
+  status: 'sending' | 'sent' | 'empty' | 'failed';
+  claimed_by: string | null;
+  claimed_at: number;
+  attempts: number;
+  /** Newest arrival (received_at) the digest covered; the next one lists only later arrivals. */
+  cutoff: number | null;
+  item_count: number | null;
+  sent_at: number | null;
+  /** The relay's refusal of the latest attempt. */
+  error: string | null;
+}
+
+/** A digest link whose POST acted (single use), and what it did (DigestActOutcome as JSON). */
+export interface DigestLinkUsesTable {
+  link_id: string;
+  user_id: string;
+  action: string;
+  message_id: string | null;
+  used_at: number;
+  outcome: string;
+}
+
 export interface Database {
   users: UsersTable;
   user_invitations: UserInvitationsTable;
@@ -440,4 +493,8 @@ export interface Database {
   haraka_logs: HarakaLogsTable;
   haraka_log_counts: HarakaLogCountsTable;
   quarantine_message_uuids: QuarantineMessageUuidsTable;
+  notification_settings: NotificationSettingsTable;
+  notification_defaults: NotificationDefaultsTable;
+  digest_sends: DigestSendsTable;
+  digest_link_uses: DigestLinkUsesTable;
 }

@@ -66,6 +66,9 @@ export const ERROR_CODES = [
   'rspamd_refused', // 502, Rspamd's controller refused (learn), with its answer in the message: nothing recorded
   'learn_not_configured', // 503, QC_RSPAMD_CONTROLLER_URL is unset
   'logs_not_found', // 404, no Haraka log line for this uuid ("No logs found for this email or UUID")
+  'digest_link_invalid', // 404, a digest link tampered with, unknown, or no longer its recipient's: nothing done
+  'digest_link_used', // 409, a digest link acted once already: the answer carries the first outcome
+  'digest_link_expired', // 410, a digest link past its expiry: nothing done
   'raw_purged', // 410, the original message was removed by retention (QC_RETENTION_DAYS): no download, no release
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

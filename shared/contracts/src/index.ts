@@ -22,3 +22,4 @@ export * from './rspamd';
 export * from './lists';
 export * from './learning';
 export * from './haraka-logs';
+export * from './notifications';
