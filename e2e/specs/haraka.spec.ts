@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -86,15 +86,9 @@ test('remote-haraka ships on its own: another version from another origin, nothi
   const before = builtFiles();
   const version = `9.9.${Date.now() % 1000}-e2e`;
   const out = mkdtempSync(path.join(tmpdir(), 'remote-haraka-'));
-  const other = await (async () => {
-    // Its own build command and output, as the mail-infra team would run it.
-    await promisify(execFile)(
-      path.join(ROOT, 'remote-haraka', 'node_modules', '.bin', 'webpack'),
-      ['--mode', 'production', '--output-path', out],
-      { cwd: path.join(ROOT, 'remote-haraka'), env: { ...process.env, QC_REMOTE_VERSION: version }, timeout: 240_000 },
-    );
-    return startStaticServer({ '/remote-haraka/': out });
-  })();
+  // Its own build command and output, as the mail-infra team would run it.
+  await buildRemoteHaraka(out, { QC_REMOTE_VERSION: version });
+  const other = await startStaticServer({ '/remote-haraka/': out });
   try {
     await setRemotes(page, {
       ...stack.defaultRemotes,
@@ -118,6 +112,67 @@ test('remote-haraka ships on its own: another version from another origin, nothi
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test('a remote-haraka built for a newer console says so, translated, and the console goes on', async ({
+  page,
+  stack,
+}) => {
+  test.setTimeout(300_000);
+  const out = mkdtempSync(path.join(tmpdir(), 'remote-haraka-next-'));
+  // The next version of remote-haraka, built against @qc/auth and @qc/ui-state 2.0.0: singletons
+  // that this console (1.x) does not offer.
+  const config = path.join(out, 'webpack.next.cjs');
+  writeFileSync(
+    config,
+    `const make = require(${JSON.stringify(path.join(ROOT, 'remote-haraka', 'webpack.config.js'))});
+module.exports = (env, argv) => {
+  const config = make(env, argv);
+  const mf = config.plugins.find((p) => p.constructor.name === 'ModuleFederationPlugin');
+  for (const name of ['@qc/auth', '@qc/ui-state'])
+    mf._options.shared[name] = { ...mf._options.shared[name], version: '2.0.0', requiredVersion: '^2.0.0' };
+  config.cache = false;
+  return config;
+};
+`,
+  );
+  await buildRemoteHaraka(path.join(out, 'dist'), {}, config);
+  const other = await startStaticServer({ '/remote-haraka/': path.join(out, 'dist') });
+  try {
+    await setRemotes(page, {
+      ...stack.defaultRemotes,
+      remote_haraka: `${other.origin}/remote-haraka/mf-manifest.json`,
+    });
+    await signInQuick(page, stack.users.admin, '/haraka/logs');
+    const refusal = page.getByTestId('remote-incompatible');
+    await expect(refusal).toContainText('Ce module demande une console plus récente');
+    await expect(refusal).toContainText('Mettez la console à jour');
+    await expect(page.getByTestId('remote-haraka-version')).toHaveCount(0);
+    // Its code was fetched from the other origin and refused there; the shell is whole around it.
+    expect(other.requests.some((p) => p.endsWith('/remoteEntry.js') || p.endsWith('/mf-manifest.json'))).toBe(true);
+    await expect(page.getByRole('navigation', { name: 'Navigation principale' })).toBeVisible();
+    // In English too.
+    await page.evaluate(() => localStorage.setItem('i18nextLng', 'en'));
+    await page.reload();
+    await expect(page.getByTestId('remote-incompatible')).toContainText('This module needs a newer console');
+    await page.evaluate(() => localStorage.setItem('i18nextLng', 'fr'));
+    // The other remotes still work.
+    await page.goto('/mail');
+    await expect(page.getByRole('heading', { name: 'Quarantaine' })).toBeVisible();
+  } finally {
+    await setRemotes(page, stack.defaultRemotes);
+    await other.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+/** remote-haraka's own build (its webpack, its folder), into `out`. */
+async function buildRemoteHaraka(out: string, env: Record<string, string>, configFile?: string): Promise<void> {
+  await promisify(execFile)(
+    path.join(ROOT, 'remote-haraka', 'node_modules', '.bin', 'webpack'),
+    ['--mode', 'production', '--output-path', out, ...(configFile ? ['--config', configFile] : [])],
+    { cwd: path.join(ROOT, 'remote-haraka'), env: { ...process.env, ...env }, timeout: 240_000 },
+  );
+}
 
 const HARAKA_ROUTES = [
   '/haraka/logs',

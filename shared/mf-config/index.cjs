@@ -73,6 +73,10 @@ function sharedDependencies(appDir = process.cwd(), overrides = {}) {
       singleton: true,
       requiredVersion: `^${WORKSPACE_SINGLETON_VERSION}`,
       version: WORKSPACE_SINGLETON_VERSION,
+      // A remote built against a newer API than the console offers refuses to load (the page's
+      // boundary says "needs a newer console") instead of running against functions that are not
+      // there and failing later, half-way through an action.
+      strictVersion: true,
     };
   }
   return { ...shared, ...overrides };

@@ -2,7 +2,7 @@ import { initI18n } from '@qc/i18n';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ComponentType } from 'react';
-import { RemoteModule, type RemoteLoader } from './RemoteBoundary';
+import { failureKind, isIncompatibleRemote, RemoteLoadError, RemoteModule, type RemoteLoader } from './RemoteBoundary';
 
 beforeAll(() => initI18n());
 beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
@@ -44,6 +44,29 @@ describe('remote boundary (DESIGN §3)', () => {
     expect(screen.getByText('remote page')).toBeInTheDocument(); // synchronously: no spinner
     expect(screen.queryByTestId('page-loading')).toBeNull();
     expect(attempts).toBe(2);
+  });
+
+  it('a remote built for a newer console (strict shared singleton refused): says so, in either language', async () => {
+    const refusal = new Error(
+      '[ Federation Runtime ]: Version 1.2.0 from host of shared singleton module @qc/auth does not satisfy the requirement of remote_haraka which needs ^2.0.0)',
+    );
+    render(
+      <RemoteModule
+        id="remote_haraka/Logs"
+        name="Journaux"
+        load={async () => {
+          throw refusal;
+        }}
+      />,
+    );
+    const failure = await screen.findByTestId('remote-incompatible');
+    expect(failure).toHaveTextContent('Ce module demande une console plus récente');
+    expect(failure).toHaveTextContent('Journaux');
+    expect(screen.queryByTestId('remote-load-error')).toBeNull();
+    // Told apart through the RemoteLoadError that wraps it, and not for other load failures.
+    expect(isIncompatibleRemote(new RemoteLoadError('remote_haraka/Logs', refusal))).toBe(true);
+    expect(isIncompatibleRemote(new RemoteLoadError('remote_haraka/Logs', new Error('offline')))).toBe(false);
+    expect(failureKind(new RemoteLoadError('remote_haraka/Logs', refusal))).toBe('incompatible');
   });
 
   it('a loader answering nothing (container without that module) is a load failure', async () => {

@@ -33,6 +33,18 @@ export function isLoadFailure(error: unknown, depth = 0): boolean {
   return isLoadFailure((error as { cause?: unknown }).cause, depth + 1);
 }
 
+/**
+ * Whether a remote refused to load because the console offers an older shared singleton than it was
+ * built for (Module Federation's strict singleton check: "Version 1.2.0 from host of shared singleton
+ * module @qc/auth does not satisfy the requirement of remote_x which needs ^2.0.0"). Retry cannot fix
+ * it: the console or the remote must be redeployed.
+ */
+export function isIncompatibleRemote(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 4) return false;
+  if (/of shared singleton module \S+ does not satisfy the requirement/.test(error.message)) return true;
+  return isIncompatibleRemote((error as { cause?: unknown }).cause, depth + 1);
+}
+
 export type RemoteLoader = () => Promise<{ default: ComponentType } | null | undefined>;
 
 type LazyModule = ReturnType<typeof lazy<ComponentType>>;
@@ -66,20 +78,50 @@ function makeLazy(id: string, load: RemoteLoader): LazyModule {
 
 const lazyFor = (id: string, load: RemoteLoader) => lazies.get(load) ?? makeLazy(id, load);
 
+export type RemoteFailureKind = 'load' | 'render' | 'incompatible';
+
+const FAILURE_TEXTS: Record<
+  RemoteFailureKind,
+  { status: 'warning' | 'error'; title: string; description: string; testId: string }
+> = {
+  load: {
+    status: 'warning',
+    title: 'remote.load_failed_title',
+    description: 'remote.load_failed_description',
+    testId: 'remote-load-error',
+  },
+  render: {
+    status: 'error',
+    title: 'remote.render_failed_title',
+    description: 'remote.render_failed_description',
+    testId: 'remote-render-error',
+  },
+  incompatible: {
+    status: 'warning',
+    title: 'remote.incompatible_title',
+    description: 'remote.incompatible_description',
+    testId: 'remote-incompatible',
+  },
+};
+
+export const failureKind = (error: unknown): RemoteFailureKind =>
+  isIncompatibleRemote(error) ? 'incompatible' : isLoadFailure(error) ? 'load' : 'render';
+
 export interface RemoteFailureProps {
-  kind: 'load' | 'render';
+  kind: RemoteFailureKind;
   name: string;
   onRetry: () => void;
 }
 
 export function RemoteFailure({ kind, name, onRetry }: RemoteFailureProps) {
   const { t } = useTranslation('common');
+  const texts = FAILURE_TEXTS[kind];
   return (
     <Result
-      status={kind === 'load' ? 'warning' : 'error'}
-      title={t(kind === 'load' ? 'remote.load_failed_title' : 'remote.render_failed_title')}
-      subTitle={t(kind === 'load' ? 'remote.load_failed_description' : 'remote.render_failed_description', { name })}
-      data-testid={kind === 'load' ? 'remote-load-error' : 'remote-render-error'}
+      status={texts.status}
+      title={t(texts.title)}
+      subTitle={t(texts.description, { name })}
+      data-testid={texts.testId}
       role="alert"
       extra={
         <Button type="primary" onClick={onRetry}>
@@ -119,7 +161,7 @@ export function RemoteModule({ id, name, load, fallback, location }: RemoteModul
       resetKeys={[Comp, location]}
       fallbackRender={({ error, resetErrorBoundary }) => (
         <RemoteFailure
-          kind={isLoadFailure(error) ? 'load' : 'render'}
+          kind={failureKind(error)}
           name={name}
           onRetry={() => {
             retry();

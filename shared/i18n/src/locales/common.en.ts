@@ -29,6 +29,9 @@ const en: typeof common = {
     load_failed_description: 'The “{{name}}” module is unavailable right now. Check your connection and try again.',
     render_failed_title: 'This module ran into an error',
     render_failed_description: 'An unexpected error occurred while showing the “{{name}}” module.',
+    incompatible_title: 'This module needs a newer console',
+    incompatible_description:
+      'This version of the “{{name}}” module was built for a newer version of the console. Update the console, or deploy the module’s previous version again.',
   },
   errors: {
     network: 'Could not contact the server. Please check your connection.',

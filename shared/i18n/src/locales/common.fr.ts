@@ -29,6 +29,9 @@ const common = {
     render_failed_title: 'Ce module a rencontré une erreur',
     render_failed_description:
       'Une erreur inattendue s’est produite pendant l’affichage du module «\u00a0{{name}}\u00a0».',
+    incompatible_title: 'Ce module demande une console plus récente',
+    incompatible_description:
+      'Cette version du module «\u00a0{{name}}\u00a0» a été construite pour une version plus récente de la console. Mettez la console à jour, ou redéployez la version précédente du module.',
   },
   errors: {
     network: 'Impossible de contacter le serveur. Vérifiez votre connexion.',
