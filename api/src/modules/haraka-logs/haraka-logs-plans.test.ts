@@ -6,6 +6,7 @@ import { explainQuery, type PlanNode, type QueryPlan } from '../../test/query-pl
 import { DAY_MS, utcDay } from '../statistics/statistics.repository';
 import {
   countsQuery,
+  dayCountsQuery,
   insertLogLines,
   oldLinesQuery,
   searchLogsQuery,
@@ -142,6 +143,17 @@ describe('haraka log query plans', () => {
           /SEARCH haraka_log_counts USING (COVERING )?INDEX sqlite_autoindex_haraka_log_counts_1 \(dim=\? AND day>\? AND day<\?\)/,
         );
       else expect(plan.nodes.some((n) => n.index === 'haraka_log_counts_pk')).toBe(true);
+    }
+    // The per-day chart reads its rows as kept: a range of the primary key, nothing grouped or sorted.
+    const days = await explainQuery(handle, dayCountsQuery(handle.db, NOW - 365 * DAY_MS, NOW), 'no-seqscan');
+    if (sqlite()) {
+      expect(days.text).toMatch(
+        /SEARCH haraka_log_counts USING (COVERING )?INDEX sqlite_autoindex_haraka_log_counts_1 \(dim=\? AND day>\? AND day<\?\)/,
+      );
+      expect(days.text).not.toMatch(/TEMP B-TREE/);
+    } else {
+      expect(days.nodes.some((n) => n.index === 'haraka_log_counts_pk')).toBe(true);
+      expect(days.nodes.some((n) => /Sort|Aggregate/.test(n.type))).toBe(false);
     }
   });
 });

@@ -180,6 +180,24 @@ export async function readCounts(db: DbExecutor, dim: CountDim, fromDay: number,
   }));
 }
 
+/**
+ * The per-day series as kept: one row per day and severity, read in the primary key's order (dim,
+ * day, key, severity) with nothing to group or sort (exported for the plan test).
+ */
+export function dayCountsQuery(db: DbExecutor, fromDay: number, toDay: number) {
+  return db
+    .selectFrom('haraka_log_counts')
+    .select(['day', 'severity', 'n'])
+    .where('dim', '=', 'day')
+    .where('day', '>=', fromDay)
+    .where('day', '<=', toDay);
+}
+
+export async function readDayCounts(db: DbExecutor, fromDay: number, toDay: number) {
+  const rows = await dayCountsQuery(db, fromDay, toDay).execute();
+  return rows.map((r) => ({ day: Number(r.day), severity: r.severity, n: Number(r.n) }));
+}
+
 /** Deletes up to `limit` of the oldest lines logged before `cutoff` (exported query for the plan test). */
 export function oldLinesQuery(cutoff: number, limit: number) {
   return sql<{ id: string }>`select id from haraka_logs where ts < ${cutoff} order by ts limit ${limit}`;

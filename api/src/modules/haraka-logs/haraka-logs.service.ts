@@ -26,6 +26,7 @@ import {
   existingMessageIds,
   insertLogLines,
   readCounts,
+  readDayCounts,
   searchLogsQuery,
   utcDay,
   uuidLogsQuery,
@@ -242,7 +243,7 @@ export async function logSummary(deps: Deps, days: number, now = Date.now()): Pr
 /** GET /api/haraka/statistics/logs-per-day/: every day of the period, zeros included, oldest first. */
 export async function logsPerDay(deps: Deps, days: number, now = Date.now()): Promise<HarakaLogsPerDay> {
   const { fromDay, toDay } = period(days, now);
-  const rows = await readCounts(deps.db, 'day', fromDay, toDay, true);
+  const rows = await readDayCounts(deps.db, fromDay, toDay);
   const byDay = new Map<number, Record<LogSeverity, number>>();
   for (const r of rows) {
     const entry = byDay.get(r.day) ?? zeros();
