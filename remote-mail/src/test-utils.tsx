@@ -119,6 +119,7 @@ export function emailDetail(overrides: Partial<QuarantineDetail> = {}): Quaranti
     purged_at: null,
     delivery: null,
     hold_reasons: [],
+    retry_uuids: [],
     learned: null,
     ...overrides,
   };

@@ -407,6 +407,7 @@ const en: typeof mail = {
       status: 'Status',
       last_delivery: 'Last delivery',
     },
+    retry_uuid: 'retry:',
     last_delivery: '{{outcome}}, {{at}}, by {{by}}',
     more_recipients_one: '{{count}} more recipient not shown.',
     more_recipients_other: '{{count}} more recipients not shown.',

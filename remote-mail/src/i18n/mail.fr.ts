@@ -416,6 +416,7 @@ const mail = {
       status: 'Statut',
       last_delivery: 'Dernière remise',
     },
+    retry_uuid: 'nouvel essai\u00a0:',
     last_delivery: '{{outcome}}, le {{at}}, par {{by}}',
     more_recipients_one: 'Et {{count}} autre destinataire non affiché.',
     more_recipients_other: 'Et {{count}} autres destinataires non affichés.',

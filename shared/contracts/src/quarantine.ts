@@ -309,6 +309,11 @@ export const QuarantineDetail = z.object({
   id: z.string(),
   /** Haraka transaction uuid (for the logs of this mail). */
   uuid: z.string().nullable(),
+  /**
+   * The uuids of the sender's later attempts that were matched to this copy (a retry after a lost
+   * answer), oldest first: the queue id the sender was given then leads here too.
+   */
+  retry_uuids: z.array(z.string()),
   received_at: z.string(),
   /** The Date header. */
   date: z.string().nullable(),

@@ -205,6 +205,18 @@ export async function findIdByDedupKey(db: DbExecutor, key: string): Promise<str
  * Keeps a sender's retry uuid beside the message stored earlier under its first uuid, so the
  * retry's logs (GET /api/haraka/logs/{uuid}/) lead to the message. A uuid already kept: nothing.
  */
+/** The retry uuids kept beside a message, oldest first. */
+export async function retryUuidsOf(db: DbExecutor, messageId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('quarantine_message_uuids')
+    .select('uuid')
+    .where('message_id', '=', messageId)
+    .orderBy('created_at')
+    .orderBy('uuid')
+    .execute();
+  return rows.map((r) => r.uuid);
+}
+
 export async function rememberRetryUuid(db: DbExecutor, messageId: string, uuid: string): Promise<void> {
   await db
     .insertInto('quarantine_message_uuids')

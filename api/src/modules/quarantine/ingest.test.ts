@@ -331,6 +331,11 @@ describe('idempotency', () => {
     const retry = await ingest(t, { ...m, uuid }, attempt(uuid, '14.9'));
     expect(retry.statusCode).toBe(201);
     expect(retry.json().id).toBe(first.json().id);
+    // The retry's uuid (the queue id the sender was given then) is kept beside the first, once.
+    expect((await ingest(t, { ...m, uuid }, attempt(uuid, '14.9'))).json().id).toBe(first.json().id);
+    const shown = await detail(first.json().id);
+    expect(shown.uuid).toBe(m.uuid);
+    expect(shown.retry_uuids).toEqual([uuid]);
     // Any other header differing is another message.
     const other = uniqueUuid();
     const changed = Buffer.concat([Buffer.from('X-Other: 1\r\n'), attempt(other, '15.1')]);

@@ -37,6 +37,7 @@ import {
   type StatusCount,
 } from './list.repository';
 import { findMessage, findRaw, hasRaw, lastDelivery, messageExists } from './quarantine.repository';
+import { retryUuidsOf } from './ingest.repository';
 import type { Scope } from './quarantine-scope';
 import { recordHistory, refusedSince, softDelete } from './status.repository';
 
@@ -278,10 +279,11 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
   const summary = await summaryFor(deps, id, scope, now);
   const m = summary.total ? await findMessage(deps.db, id) : undefined;
   if (!m) throw emailNotFound();
-  const [rows, delivery, rawStored] = await Promise.all([
+  const [rows, delivery, rawStored, retryUuids] = await Promise.all([
     firstRecipients(deps.db, [id], scope, DETAIL_RECIPIENTS),
     lastDelivery(deps.db, id, scope),
     hasRaw(deps.db, id),
+    retryUuidsOf(deps.db, id),
   ]);
   const visible = visibleTo(scope);
   const staleBefore = now - RELEASE_STALE_MS;
@@ -322,6 +324,7 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
   return {
     id: m.id,
     uuid: m.uuid,
+    retry_uuids: retryUuids,
     received_at: iso(Number(m.received_at)),
     date: m.header_date === null ? null : iso(Number(m.header_date)),
     sender: m.sender,

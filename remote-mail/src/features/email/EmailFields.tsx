@@ -51,6 +51,15 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
   const address = (v: string | null | undefined) =>
     v === null || v === undefined || v === '' ? none : breakable(revealBidi(v));
   const code = (v: string | null | undefined) => (v ? <Typography.Text code>{v}</Typography.Text> : none);
+  // A sender's retries matched to this copy have their own uuids (the queue ids they were given).
+  const uuidOrLink = (uuid: string, testId: string) =>
+    opensHaraka ? (
+      <Link to={`/haraka/logs/${encodeURIComponent(uuid)}`} data-testid={testId}>
+        <Typography.Text code>{uuid}</Typography.Text>
+      </Link>
+    ) : (
+      code(uuid)
+    );
   const date = (v: string | null) => (v ? <time dateTime={v}>{formatDateTime(v, lang, 'medium')}</time> : none);
   const status = (s: QuarantineStatus) => (
     <Tag color={STATUS_COLORS[s] ?? 'default'}>{t(`statuses.${s}`, { defaultValue: s })}</Tag>
@@ -126,14 +135,18 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
     {
       key: 'uuid',
       label: t('email.fields.uuid'),
-      children:
-        email.uuid && opensHaraka ? (
-          <Link to={`/haraka/logs/${encodeURIComponent(email.uuid)}`} data-testid="email-haraka-logs">
-            <Typography.Text code>{email.uuid}</Typography.Text>
-          </Link>
-        ) : (
-          code(email.uuid)
-        ),
+      children: email.uuid ? (
+        <Flex vertical gap={4}>
+          {uuidOrLink(email.uuid, 'email-haraka-logs')}
+          {email.retry_uuids.map((uuid) => (
+            <span key={uuid}>
+              {t('email.retry_uuid')} {uuidOrLink(uuid, 'email-haraka-retry-logs')}
+            </span>
+          ))}
+        </Flex>
+      ) : (
+        none
+      ),
     },
     {
       key: 'last_delivery',
