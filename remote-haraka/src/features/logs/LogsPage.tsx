@@ -3,7 +3,7 @@ import Flex from 'antd/es/flex';
 import Input from 'antd/es/input';
 import Select from 'antd/es/select';
 import Switch from 'antd/es/switch';
-import Table, { type ColumnsType } from 'antd/es/table';
+import Table from 'antd/es/table';
 import Typography from 'antd/es/typography';
 import {
   DATE_PRESETS,
@@ -22,7 +22,7 @@ import {
 import { usePreferences } from '@qc/ui-state';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { RemoteVersion } from '../../RemoteVersion';
 import {
   DEFAULT_LOG_FILTERS,
@@ -38,13 +38,11 @@ import {
 } from './logs.filters';
 import { useLogSearch } from './logs.queries';
 import { LOG_SEVERITIES, type HarakaLogLine, type LogSeverity } from './logs.types';
-import { SeverityTag } from './SeverityTag';
+import { useLogColumns } from './logColumns';
 import { TAIL_INTERVAL_MS, useLiveTail } from './useLiveTail';
 import { UuidBox } from './UuidBox';
 
 const MAX_PAGE_SIZE = 100;
-const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12 } as const;
-const WRAP = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', wordBreak: 'break-word' } as const;
 
 /** Spec §2 `haraka/logs`: the search of Haraka's log lines, newest first, with a live tail. */
 export function LogsPage() {
@@ -87,65 +85,7 @@ export function LogsPage() {
   };
   const firstWindow = list.data?.pages[0]?.page.window;
 
-  const dateCell = (ts: string) => (
-    <time dateTime={ts} style={{ fontVariantNumeric: 'tabular-nums' }}>
-      {formatDateTime(ts, lang, 'medium')}
-    </time>
-  );
-  const uuidCell = (uuid: string | null) =>
-    uuid ? (
-      <Link to={`/haraka/logs/${encodeURIComponent(uuid)}`} style={{ ...MONO, ...WRAP }} data-testid="log-uuid-link">
-        {uuid}
-      </Link>
-    ) : (
-      t('none')
-    );
-  const text = (v: string | null) => (v ? <span style={WRAP}>{v}</span> : t('none'));
-
-  // On a phone each line is one stacked cell (like the other remotes' lists): tag, time, host and
-  // origin, the message, then its uuid.
-  const columns: ColumnsType<HarakaLogLine> = phone
-    ? [
-        {
-          key: 'line',
-          title: t('logs.columns.line'),
-          render: (_: unknown, l) => (
-            <Flex vertical gap={4} style={{ minWidth: 0 }} data-testid="log-stacked">
-              <Flex gap={8} align="center" wrap>
-                <SeverityTag severity={l.severity} />
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {dateCell(l.ts)}
-                </Typography.Text>
-              </Flex>
-              <Typography.Text type="secondary" style={{ fontSize: 12, ...WRAP }}>
-                {l.hostname}
-                {l.origin ? ` · ${l.origin}` : null}
-              </Typography.Text>
-              <span style={{ ...MONO, ...WRAP }}>{l.message}</span>
-              {l.uuid ? uuidCell(l.uuid) : null}
-            </Flex>
-          ),
-        },
-      ]
-    : [
-        { key: 'ts', title: t('logs.columns.date'), dataIndex: 'ts', width: 190, render: dateCell },
-        {
-          key: 'severity',
-          title: t('logs.columns.severity'),
-          dataIndex: 'severity',
-          width: 100,
-          render: (s: LogSeverity) => <SeverityTag severity={s} />,
-        },
-        { key: 'hostname', title: t('logs.columns.hostname'), dataIndex: 'hostname', width: 160, render: text },
-        { key: 'uuid', title: t('logs.columns.uuid'), dataIndex: 'uuid', width: 200, render: uuidCell },
-        { key: 'origin', title: t('logs.columns.origin'), dataIndex: 'origin', width: 130, render: text },
-        {
-          key: 'message',
-          title: t('logs.columns.message'),
-          dataIndex: 'message',
-          render: (m: string) => <span style={{ ...MONO, ...WRAP }}>{m}</span>,
-        },
-      ];
+  const columns = useLogColumns({ search: true });
 
   return (
     <section aria-labelledby="haraka-logs-title" data-testid="haraka-logs-page">

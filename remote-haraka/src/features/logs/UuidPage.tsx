@@ -2,18 +2,17 @@ import { ArrowLeftOutlined, MailOutlined } from '@ant-design/icons';
 import Alert from 'antd/es/alert';
 import Card from 'antd/es/card';
 import Flex from 'antd/es/flex';
-import Table, { type ColumnsType } from 'antd/es/table';
+import Table from 'antd/es/table';
 import Tag from 'antd/es/tag';
-import Typography from 'antd/es/typography';
 import { errorMessageKey, readApiError } from '@qc/api-client';
-import { formatDateTime, PageError, PageHeader, PageLoading, useDocumentTitle, usePhoneLayout } from '@qc/ui';
+import { PageError, PageHeader, PageLoading, useDocumentTitle, usePhoneLayout } from '@qc/ui';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { RemoteVersion } from '../../RemoteVersion';
 import { useUuidLogs } from './logs.queries';
 import { HARAKA_UUID, type HarakaLogLine, type HarakaUuidLogs, type TransactionOutcome } from './logs.types';
-import { SeverityTag } from './SeverityTag';
+import { MONO, useLogColumns, WRAP } from './logColumns';
 
 const OUTCOME_COLORS: Record<TransactionOutcome, string> = {
   queued: 'green',
@@ -23,8 +22,6 @@ const OUTCOME_COLORS: Record<TransactionOutcome, string> = {
   discarded: 'volcano',
   unknown: 'default',
 };
-const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12 } as const;
-const WRAP = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' } as const;
 
 function BackLink() {
   const { t } = useTranslation('haraka');
@@ -84,65 +81,9 @@ export function UuidPage() {
 }
 
 function UuidLogs({ data }: { data: HarakaUuidLogs }) {
-  const { t, i18n } = useTranslation('haraka');
-  const lang = i18n.resolvedLanguage ?? 'fr';
+  const { t } = useTranslation('haraka');
   const phone = usePhoneLayout();
-  const dateCell = (ts: string) => (
-    <time dateTime={ts} style={{ fontVariantNumeric: 'tabular-nums' }}>
-      {formatDateTime(ts, lang, 'medium')}
-    </time>
-  );
-  const columns: ColumnsType<HarakaLogLine> = phone
-    ? [
-        {
-          key: 'line',
-          title: t('logs.columns.line'),
-          render: (_: unknown, l) => (
-            <Flex vertical gap={4} style={{ minWidth: 0 }} data-testid="log-stacked">
-              <Flex gap={8} align="center" wrap>
-                <SeverityTag severity={l.severity} />
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {dateCell(l.ts)}
-                </Typography.Text>
-              </Flex>
-              <Typography.Text type="secondary" style={{ fontSize: 12, ...WRAP }}>
-                {[l.uuid, l.origin].filter(Boolean).join(' · ')}
-              </Typography.Text>
-              <span style={{ ...MONO, ...WRAP }}>{l.message}</span>
-            </Flex>
-          ),
-        },
-      ]
-    : [
-        { key: 'ts', title: t('logs.columns.date'), dataIndex: 'ts', width: 190, render: dateCell },
-        {
-          key: 'severity',
-          title: t('logs.columns.severity'),
-          dataIndex: 'severity',
-          width: 100,
-          render: (s: HarakaLogLine['severity']) => <SeverityTag severity={s} />,
-        },
-        {
-          key: 'uuid',
-          title: t('logs.columns.uuid'),
-          dataIndex: 'uuid',
-          width: 200,
-          render: (v: string | null) => <span style={{ ...MONO, ...WRAP }}>{v ?? t('none')}</span>,
-        },
-        {
-          key: 'origin',
-          title: t('logs.columns.origin'),
-          dataIndex: 'origin',
-          width: 130,
-          render: (v) => v ?? t('none'),
-        },
-        {
-          key: 'message',
-          title: t('logs.columns.message'),
-          dataIndex: 'message',
-          render: (m: string) => <span style={{ ...MONO, ...WRAP }}>{m}</span>,
-        },
-      ];
+  const columns = useLogColumns({ search: false });
   return (
     <Flex vertical gap={16}>
       {data.transactions.length ? (

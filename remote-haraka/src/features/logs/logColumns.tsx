@@ -1,0 +1,79 @@
+import Flex from 'antd/es/flex';
+import type { ColumnsType } from 'antd/es/table';
+import Typography from 'antd/es/typography';
+import { formatDateTime, usePhoneLayout } from '@qc/ui';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { HarakaLogLine, LogSeverity } from './logs.types';
+import { SeverityTag } from './SeverityTag';
+
+export const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12 } as const;
+export const WRAP = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', wordBreak: 'break-word' } as const;
+
+/**
+ * The columns of a table of log lines. The search shows each line's host and links its uuid to that
+ * uuid's page; the page of one uuid shows the uuid as text (a connection's lines carry its
+ * transactions' uuids). On a phone each line is one stacked cell, like the other remotes' lists.
+ */
+export function useLogColumns({ search }: { search: boolean }): ColumnsType<HarakaLogLine> {
+  const { t, i18n } = useTranslation('haraka');
+  const lang = i18n.resolvedLanguage ?? 'fr';
+  const phone = usePhoneLayout();
+  const none = t('none');
+  const dateCell = (ts: string) => (
+    <time dateTime={ts} style={{ fontVariantNumeric: 'tabular-nums' }}>
+      {formatDateTime(ts, lang, 'medium')}
+    </time>
+  );
+  const uuidCell = (uuid: string | null) =>
+    !uuid ? (
+      none
+    ) : search ? (
+      <Link to={`/haraka/logs/${encodeURIComponent(uuid)}`} style={{ ...MONO, ...WRAP }} data-testid="log-uuid-link">
+        {uuid}
+      </Link>
+    ) : (
+      <span style={{ ...MONO, ...WRAP }}>{uuid}</span>
+    );
+  const text = (v: string | null) => (v ? <span style={WRAP}>{v}</span> : none);
+  const message = (m: string) => <span style={{ ...MONO, ...WRAP }}>{m}</span>;
+
+  if (phone)
+    return [
+      {
+        key: 'line',
+        title: t('logs.columns.line'),
+        render: (_: unknown, l) => (
+          <Flex vertical gap={4} style={{ minWidth: 0 }} data-testid="log-stacked">
+            <Flex gap={8} align="center" wrap>
+              <SeverityTag severity={l.severity} />
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {dateCell(l.ts)}
+              </Typography.Text>
+            </Flex>
+            <Typography.Text type="secondary" style={{ fontSize: 12, ...WRAP }}>
+              {(search ? [l.hostname, l.origin] : [l.uuid, l.origin]).filter(Boolean).join(' · ')}
+            </Typography.Text>
+            {message(l.message)}
+            {search && l.uuid ? uuidCell(l.uuid) : null}
+          </Flex>
+        ),
+      },
+    ];
+  return [
+    { key: 'ts', title: t('logs.columns.date'), dataIndex: 'ts', width: 190, render: dateCell },
+    {
+      key: 'severity',
+      title: t('logs.columns.severity'),
+      dataIndex: 'severity',
+      width: 100,
+      render: (s: LogSeverity) => <SeverityTag severity={s} />,
+    },
+    ...(search
+      ? [{ key: 'hostname', title: t('logs.columns.hostname'), dataIndex: 'hostname', width: 160, render: text }]
+      : []),
+    { key: 'uuid', title: t('logs.columns.uuid'), dataIndex: 'uuid', width: 200, render: uuidCell },
+    { key: 'origin', title: t('logs.columns.origin'), dataIndex: 'origin', width: 130, render: text },
+    { key: 'message', title: t('logs.columns.message'), dataIndex: 'message', render: message },
+  ];
+}
