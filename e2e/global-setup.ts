@@ -130,6 +130,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       QC_RSPAMD_CONTROLLER_URL: `http://127.0.0.1:${controller.port}`,
       QC_RSPAMD_CONTROLLER_PASSWORD: controller.password,
       QC_SMTP_URL: `smtp://127.0.0.1:${mail.sinkPort}`, // the e2e sink (lib/mail-harness.ts)
+      // No scheduled digests: one would mail every seeded user in the middle of other specs' sink
+      // checks. notifications.spec sends its digest itself.
+      QC_DIGEST_SCHEDULE: 'off',
       QC_LOG_LEVEL: 'warn',
       // Generous sign-in limits: every spec signs in, and all of them come from 127.0.0.1.
       QC_LOGIN_RATE_ACCOUNT_MAX: '1000',

@@ -29,6 +29,8 @@ import { learningRoutes } from './modules/learning/learning.routes';
 import { listsRoutes } from './modules/lists/lists.routes';
 import { mailstackRoutes } from './modules/mailstack/mailstack.routes';
 import { mfaRoutes } from './modules/mfa/mfa.routes';
+import { digestLinksRoutes } from './modules/notifications/digest-links.routes';
+import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { rspamdMapsRoutes } from './modules/rspamd-maps/maps.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
@@ -102,6 +104,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     // X-Forwarded-For is honoured only from these addresses (request.ip, rate limits, audit).
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
+    // A digest link's signed token (issue 20) is a path parameter of ~250 characters; each route's
+    // schema still bounds its own parameters.
+    routerOptions: { maxParamLength: 1024 },
     // A path that cannot be decoded (/mail/%E0%A4%A) reaches no route or hook: a browser is sent to
     // the console's not-found page, anything else gets the api's error shape.
     frameworkErrors: (error, request, reply: FastifyReply) => {
@@ -211,6 +216,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(mfaRoutes, { ctx, reauth });
   await app.register(profileRoutes, { ctx, reauth });
   await app.register(preferencesRoutes, { ctx });
+  await app.register(notificationsRoutes, { ctx });
+  await app.register(digestLinksRoutes, { ctx });
   await app.register(feedbackRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });
   await app.register(quarantineRoutes, { ctx });

@@ -58,6 +58,8 @@ export interface Config {
   retentionBatch: number;
   /** Days Haraka's log lines are kept (0: never deleted); their rollups are kept 400 days. */
   logRetentionDays: number;
+  /** Cron pattern (croner) of the digest job: how often due digests are looked for (not when they go out). */
+  digestSchedule: string;
   admin: { email: string | null; password: string | null };
   ingestToken: string | null;
   /**
@@ -188,6 +190,10 @@ const EnvSchema = z.object({
     .refine(isCronPattern, 'must be a cron pattern, e.g. "17 * * * *"'),
   QC_RETENTION_BATCH: int(500, 1, 10_000),
   QC_LOG_RETENTION_DAYS: int(30, 0, 3650),
+  QC_DIGEST_SCHEDULE: z
+    .string()
+    .default('*/5 * * * *')
+    .refine((v) => v === 'off' || isCronPattern(v), 'must be a cron pattern, e.g. "*/5 * * * *", or "off"'),
   QC_ADMIN_EMAIL: z.email().optional(),
   QC_ADMIN_PASSWORD: z
     .string()
@@ -379,6 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     retentionSchedule: e.QC_RETENTION_SCHEDULE,
     retentionBatch: e.QC_RETENTION_BATCH,
     logRetentionDays: e.QC_LOG_RETENTION_DAYS,
+    digestSchedule: e.QC_DIGEST_SCHEDULE,
     admin: { email: e.QC_ADMIN_EMAIL?.toLowerCase() ?? null, password: e.QC_ADMIN_PASSWORD ?? null },
     ingestToken: e.QC_INGEST_TOKEN ?? null,
     rspamdMaps: {

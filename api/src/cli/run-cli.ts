@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { openMigratedDatabase } from '../db/database';
 import { HttpError } from '../lib/http-error';
+import { createMailer } from '../lib/mailer';
 import { createPasswordHasher } from '../lib/passwords';
+import { runDigestJob } from '../modules/notifications/digest.service';
 import { runRetention } from '../modules/retention/retention.service';
 import { rebuildStatistics } from '../modules/statistics/statistics.repository';
 import { systemManager } from '../modules/users/users-admin.service';
@@ -32,6 +34,10 @@ Commands:
   stats:rebuild      Recomputes the dashboard counters and the per-day statistics from the stored
                      rows (repair after a restore or a manual change of the database).
   retention:run      Runs the retention job now (QC_RETENTION_DAYS), unless a server is running it.
+  digest:run [--now] Sends the quarantine digests that are due (as the server does on
+                     QC_DIGEST_SCHEDULE), unless a server is running them. With --now, every user
+                     with notifications on gets theirs now, whatever their send time (one per
+                     period: their next scheduled one is then not sent again). Needs QC_SMTP_URL.
 
 Without --password, or with --password -, the password is read from standard input (first line).
 Configuration and database are the server's (QC_* environment variables).
@@ -45,6 +51,7 @@ const OPTIONS = {
   username: { type: 'string' },
   'first-name': { type: 'string' },
   'last-name': { type: 'string' },
+  now: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -104,6 +111,15 @@ const COMMANDS: Record<string, Command> = {
     const run = await runRetention(deps);
     if (!run.ran) return 'The retention job is running elsewhere; nothing done';
     return `Retention: raw mail of ${run.result.purged} messages purged, ${run.result.sessions} sessions deleted`;
+  },
+  'digest:run': async (deps, v, io) => {
+    if (!deps.config.smtpUrl) throw new Error('QC_SMTP_URL is not set: digests cannot be sent');
+    const mailer = createMailer(deps.config, { info: () => undefined });
+    const log = { warn: (obj: object, msg: string) => io.stderr(`warning: ${msg}\n`) };
+    const run = await runDigestJob({ db: deps.db, config: deps.config, mailer, log }, { all: v.now ?? false });
+    if (!run.ran) return 'The digest job is running elsewhere; nothing done';
+    const r = run.result;
+    return `Digests: ${r.sent} sent, ${r.empty} empty (nothing held, not sent), ${r.failed} failed, ${r.skipped} claimed by another runner`;
   },
 };
 

@@ -19,6 +19,7 @@ export const m0017_notifications: Migration = {
         .addColumn('frequency', 'text', (c) => c.notNull())
         .addColumn('send_time', 'text', (c) => c.notNull())
         .addColumn('time_zone', 'text', (c) => c.notNull())
+        .addColumn('language', 'text', (c) => c.notNull().defaultTo('fr'))
         .addColumn('domain_digest', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addCheckConstraint(
@@ -34,6 +35,7 @@ export const m0017_notifications: Migration = {
         .addColumn('frequency', 'text', (c) => c.notNull())
         .addColumn('send_time', 'text', (c) => c.notNull())
         .addColumn('time_zone', 'text', (c) => c.notNull())
+        .addColumn('language', 'text', (c) => c.notNull().defaultTo('fr'))
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_by', 'text')
         .addCheckConstraint('notification_defaults_one_row', sql`id = 1`)

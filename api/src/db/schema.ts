@@ -1,4 +1,4 @@
-import type { DigestFrequency, HistoryAction, HistoryTargetKind, Role } from '@qc/contracts';
+import type { DigestFrequency, DigestLanguage, HistoryAction, HistoryTargetKind, Role } from '@qc/contracts';
 
 /**
  * Row types of every table. Timestamps are epoch milliseconds (integers in both dialects, so
@@ -419,6 +419,8 @@ export interface NotificationSettingsTable {
   send_time: string;
   /** IANA name. */
   time_zone: string;
+  /** The e-mail's language. */
+  language: DigestLanguage;
   /** A domain_admin's digest of their domain's pending quarantine. */
   domain_digest: number;
   updated_at: number;
@@ -431,6 +433,7 @@ export interface NotificationDefaultsTable {
   frequency: DigestFrequency;
   send_time: string;
   time_zone: string;
+  language: DigestLanguage;
   updated_at: number;
   updated_by: string | null;
 }

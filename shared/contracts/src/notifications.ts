@@ -25,11 +25,18 @@ export const TimeZone = z
     }
   }, 'Unknown time zone');
 
+/** The digest e-mail's language (the console's languages; French by default). */
+export const DIGEST_LANGUAGES = ['fr', 'en'] as const;
+export const DigestLanguage = z.enum(DIGEST_LANGUAGES);
+export type DigestLanguage = z.infer<typeof DigestLanguage>;
+
 export const NotificationPrefs = z.object({
   enabled: z.boolean(),
   frequency: DigestFrequency,
   send_time: SendTime,
   time_zone: TimeZone,
+  /** The e-mail's language: the console keeps the interface's in the browser, so it is asked here. */
+  language: DigestLanguage.default('fr'),
 });
 export type NotificationPrefs = z.infer<typeof NotificationPrefs>;
 
@@ -51,7 +58,9 @@ export const NotificationSettings = NotificationPrefs.extend({
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
 
 /** PUT /api/users/me/notifications/: every field; an unknown one is refused by name. */
-export const NotificationSettingsUpdate = NotificationPrefs.extend({ domain_digest: z.boolean().default(false) }).strict();
+export const NotificationSettingsUpdate = NotificationPrefs.extend({
+  domain_digest: z.boolean().default(false),
+}).strict();
 export type NotificationSettingsUpdate = z.infer<typeof NotificationSettingsUpdate>;
 
 /**
@@ -65,6 +74,7 @@ export const BUILTIN_NOTIFICATION_DEFAULTS: NotificationDefaults = {
   frequency: 'daily',
   send_time: '08:00',
   time_zone: 'Europe/Paris',
+  language: 'fr',
 };
 
 /** POST /api/users/me/notifications/test/: a digest of what is pending now, sent now (rate limited). */
@@ -113,7 +123,14 @@ export const DigestLinkMessage = z.object({
  * tampered/unknown/other recipient: 404 `digest_link_invalid`. RFC 8058 one-click unsubscribe POSTs
  * `List-Unsubscribe=One-Click` (form-encoded) to the same URL: accepted too.
  */
-export const DIGEST_RESULTS = ['released', 'sender_allowed', 'deleted', 'unsubscribed', 'already_done', 'failed'] as const;
+export const DIGEST_RESULTS = [
+  'released',
+  'sender_allowed',
+  'deleted',
+  'unsubscribed',
+  'already_done',
+  'failed',
+] as const;
 export const DigestResult = z.enum(DIGEST_RESULTS);
 export type DigestResult = z.infer<typeof DigestResult>;
 

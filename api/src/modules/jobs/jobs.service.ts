@@ -2,7 +2,9 @@ import { Cron } from 'croner';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/database';
 import { newId } from '../../lib/ids';
+import { createMailer, type Mailer } from '../../lib/mailer';
 import { runLogRetention } from '../haraka-logs/log-retention.service';
+import { runDigestJob } from '../notifications/digest.service';
 import { runRetention } from '../retention/retention.service';
 import { claimJob, releaseJob, renewJob } from './jobs.repository';
 
@@ -41,6 +43,7 @@ export async function runExclusive<T>(
 
 interface JobLogger {
   info(obj: object, msg: string): void;
+  warn?(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
 
@@ -51,10 +54,16 @@ export interface ScheduledJobs {
 
 /**
  * Starts the scheduled jobs of an api process on QC_RETENTION_SCHEDULE: the retention of mail and
- * sessions, then that of Haraka's log lines (QC_LOG_RETENTION_DAYS), each under its own claim.
+ * sessions, then that of Haraka's log lines (QC_LOG_RETENTION_DAYS), each under its own claim; and
+ * on QC_DIGEST_SCHEDULE the quarantine digests, when a relay is configured (QC_SMTP_URL: without
+ * one the mailer only logs, and the periods would be recorded as sent).
  */
-export function scheduleJobs(deps: Pick<AppContext, 'db' | 'config'>, log: JobLogger): ScheduledJobs {
+export function scheduleJobs(
+  deps: Pick<AppContext, 'db' | 'config'> & { mailer?: Mailer },
+  log: JobLogger,
+): ScheduledJobs {
   let running: Promise<unknown> = Promise.resolve();
+  let digesting: Promise<unknown> = Promise.resolve();
   const retention = new Cron(
     deps.config.retentionSchedule,
     {
@@ -79,10 +88,30 @@ export function scheduleJobs(deps: Pick<AppContext, 'db' | 'config'>, log: JobLo
       await run;
     },
   );
+  // "off": this process sends no digests (another replica, or `digest:run` from cron, does).
+  const mailer =
+    deps.config.smtpUrl && deps.config.digestSchedule !== 'off'
+      ? (deps.mailer ?? createMailer(deps.config, log))
+      : null;
+  const digestLog = { warn: (obj: object, msg: string) => (log.warn ?? log.error).call(log, obj, msg) };
+  const digests = mailer
+    ? new Cron(
+        deps.config.digestSchedule,
+        { protect: true, unref: true, catch: (err) => log.error({ err }, 'digest job failed') },
+        async () => {
+          const run = runDigestJob({ db: deps.db, config: deps.config, mailer, log: digestLog }).then((r) => {
+            if (r.ran && (r.result.sent || r.result.failed)) log.info({ job: 'digest', ...r.result }, 'digest run');
+          });
+          digesting = run.catch(() => undefined);
+          await run;
+        },
+      )
+    : null;
   return {
     async stop() {
       retention.stop();
-      await running;
+      digests?.stop();
+      await Promise.all([running, digesting]);
     },
   };
 }
