@@ -8,6 +8,7 @@ import { INVITATION_PAGE_PATH, leaveLogin, LOGIN_PATH, redirectToLogin, usePathn
 import { PageBackground } from './app/PageBackground';
 import { UnreachableScreen } from './app/UnreachableScreen';
 import { usePreferencesSync } from './app/usePreferencesSync';
+import { isDigestPath } from './features/digest-link/path';
 import { LoginPage } from './features/login/LoginPage';
 
 // The protected shell (router, layout, react-query) and the notice renderer are lazy chunks, so
@@ -18,6 +19,10 @@ const RouterShell = retryableLazy(loadShell);
 // Public, like /login (an invited user has no session yet): its own small chunk.
 const InvitationPage = retryableLazy(
   () => import(/* webpackChunkName: "invitation" */ './features/invitation/InvitationPage'),
+);
+// Public too (a digest e-mail's links; the token is the credential), signed in or not.
+const DigestLinkPage = retryableLazy(
+  () => import(/* webpackChunkName: "digest-link" */ './features/digest-link/DigestLinkPage'),
 );
 const NotificationHost = retryableLazy(
   () => import(/* webpackChunkName: "notify" */ './features/notifications/NotificationHost'),
@@ -45,22 +50,21 @@ export function App() {
   }, []);
 
   // Route guard of the whole protected area (spec §2): unauthenticated → /login (origin remembered);
-  // signed in on /login → the remembered origin or /dashboard. The invitation page is for anyone.
+  // signed in on /login → the remembered origin or /dashboard. The invitation and digest link
+  // pages are for anyone.
   const onLogin = path === LOGIN_PATH;
   const onInvitation = path === INVITATION_PAGE_PATH;
+  const onDigest = isDigestPath(path);
+  const onPublic = onInvitation || onDigest;
   useLayoutEffect(() => {
-    if (isLoading || unreachable || onInvitation) return;
+    if (isLoading || unreachable || onPublic) return;
     if (!isAuthenticated && !onLogin) redirectToLogin();
     else if (isAuthenticated && onLogin) leaveLogin();
-  }, [isLoading, isAuthenticated, onLogin, onInvitation, unreachable]);
+  }, [isLoading, isAuthenticated, onLogin, onPublic, unreachable]);
 
   let body;
-  if (onInvitation)
-    body = (
-      <Suspense fallback={<BootScreen />}>
-        <InvitationPage />
-      </Suspense>
-    );
+  if (onPublic)
+    body = <Suspense fallback={<BootScreen />}>{onInvitation ? <InvitationPage /> : <DigestLinkPage />}</Suspense>;
   else if (unreachable && !isLoading) body = <UnreachableScreen />;
   else if (isLoading || (isAuthenticated && onLogin) || (!isAuthenticated && !onLogin)) body = <BootScreen />;
   else if (!isAuthenticated) body = <LoginPage onSubmitStart={prefetchShell} />;

@@ -51,6 +51,7 @@ describe('protected pages’ texts (lazy part of the host namespace)', () => {
     expect(t('settings.preferences.success')).toBe('Preferences saved successfully');
     expect(t('settings.preferences.error')).toBe('Error saving preferences');
     expect(t('settings.preferences.sync_error')).toBe('Error synchronizing with server');
+    expect(t('quarantine_notifications.success')).toBe('Settings saved');
     expect(t('feedback.validation.type')).toBe('Please select a feedback type');
     expect(t('feedback.validation.message_required')).toBe('Please enter a message');
     expect(t('feedback.validation.message_too_short', { min: 10 })).toBe('Message must be at least 10 characters long');
@@ -70,12 +71,14 @@ describe('protected pages’ texts (lazy part of the host namespace)', () => {
   });
 });
 
-describe('texts of the lazy public chunks (set-up step of /login, invitation page)', () => {
+describe('texts of the lazy public chunks (set-up step of /login, invitation and digest link pages)', () => {
   it('French and English have the same keys, all non-empty, none shadowing the eager ones', async () => {
     const { invitationEn, invitationFr } = await import('./invitation');
     const { mfaEn, mfaFr } = await import('./mfa');
+    const { digestLinkEn, digestLinkFr } = await import('./digest-link');
     for (const [fr, en] of [
       [{ invitation: invitationFr }, { invitation: invitationEn }],
+      [{ digest_link: digestLinkFr }, { digest_link: digestLinkEn }],
       [{ mfa: mfaFr }, { mfa: mfaEn }],
     ] as const) {
       expect(leafKeys(en).sort()).toEqual(leafKeys(fr).sort());

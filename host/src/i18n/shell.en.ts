@@ -1,5 +1,6 @@
 import lists from './lists.en';
 import mfa from './mfa.en';
+import quarantineNotifications from './quarantine-notifications.en';
 import type shell from './shell.fr';
 
 /** Texts of the protected pages, English (see shell.fr.ts). */
@@ -71,6 +72,7 @@ const en: typeof shell = {
   },
   mfa,
   lists,
+  quarantine_notifications: quarantineNotifications,
   settings: {
     description: 'Adjust the console to your liking.',
     preferences: {

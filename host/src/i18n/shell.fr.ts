@@ -5,6 +5,7 @@
  */
 import lists from './lists.fr';
 import mfa from './mfa.fr';
+import quarantineNotifications from './quarantine-notifications.fr';
 
 const shell = {
   connection: {
@@ -76,6 +77,7 @@ const shell = {
   },
   mfa,
   lists,
+  quarantine_notifications: quarantineNotifications,
   settings: {
     description: 'Réglez la console à votre convenance.',
     preferences: {

@@ -35,3 +35,11 @@ export {
   type ListOwnerParams,
   type ListPageParams,
 } from './lists';
+export {
+  getNotificationSettings,
+  saveNotificationSettings,
+  sendTestDigest,
+  getNotificationDefaults,
+  saveNotificationDefaults,
+  type NotificationSettingsBody,
+} from './notifications';

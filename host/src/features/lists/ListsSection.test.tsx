@@ -5,7 +5,7 @@ import { pickOption } from '@qc/ui/testing';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, mockApi, renderPage, signIn, USER, type ApiCall } from '../../test-utils';
-import SettingsPage from '../settings/Page';
+import SettingsPage, { SETTINGS_SECTIONS } from '../settings/Page';
 
 const noticeTitles = () => useNotices.getState().notices.map((n) => `${n.type}:${n.title}`);
 const PREFS = { theme_mode: 'light', default_page_size: 50, updated_at: null };
@@ -39,7 +39,8 @@ function renderSettings(lists: (call: ApiCall) => Response | Promise<Response>) 
       ? lists(c)
       : jsonResponse(200, PREFS),
   );
-  renderPage(<SettingsPage />);
+  // The lists section alone: the others make their own calls (tested beside them).
+  renderPage(<SettingsPage sections={SETTINGS_SECTIONS.filter((s) => s.id === 'lists')} />);
   return api;
 }
 const listCalls = (calls: ApiCall[]) => calls.filter((c) => c.path.startsWith('/api/lists/'));

@@ -26,8 +26,8 @@ beforeEach(() => {
 });
 
 describe('/settings: preferences (spec §3, §8)', () => {
-  it('is the home of the settings sections: Preferences, then the whitelist and blacklist', async () => {
-    expect(SETTINGS_SECTIONS.map((s) => s.id)).toEqual(['preferences', 'lists']);
+  it('is the home of the settings sections: Preferences, quarantine notifications, then the lists', async () => {
+    expect(SETTINGS_SECTIONS.map((s) => s.id)).toEqual(['preferences', 'notifications', 'lists']);
     signIn();
     mockApi(() => jsonResponse(200, { theme_mode: 'light', default_page_size: 50, updated_at: null }));
     renderPage(<SettingsPage sections={PREFERENCES_ONLY} />);

@@ -5,6 +5,7 @@ import { PageHeader } from '@qc/ui';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListsSection } from '../lists/ListsSection';
+import { QuarantineNotificationsSection } from '../quarantine-notifications/QuarantineNotificationsSection';
 import { PreferencesSection } from './PreferencesSection';
 
 export interface SettingsSection {
@@ -17,8 +18,7 @@ export interface SettingsSection {
 }
 
 /**
- * The sections of /settings, in order. Later issues add theirs here (quarantine notification
- * settings, white/black lists), each a component of its own feature folder.
+ * The sections of /settings, in order, each a component of its own feature folder.
  */
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   {
@@ -26,6 +26,12 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     title: 'settings.preferences.title',
     description: 'settings.preferences.description',
     Component: PreferencesSection,
+  },
+  {
+    id: 'notifications',
+    title: 'quarantine_notifications.title',
+    description: 'quarantine_notifications.description',
+    Component: QuarantineNotificationsSection,
   },
   {
     id: 'lists',

@@ -1,0 +1,72 @@
+/** The digest links' page (/digest/<token>, issue 20), English. Keys mirror digest-link.fr.ts. */
+const digestLink = {
+  title: 'Quarantine digest',
+  loading: 'Checking the link…',
+  actions: {
+    release: 'Release this message',
+    allow_sender: 'Allow this sender',
+    delete: 'Delete this message',
+    unsubscribe: 'Stop receiving notifications',
+  },
+  explain: {
+    release: 'The message will be delivered to its recipient.',
+    allow_sender:
+      'The sender {{sender}} will be added to your whitelist: their next messages will reach you without quarantine.',
+    delete: 'The message will be permanently deleted from the quarantine.',
+    unsubscribe: 'You will no longer receive quarantine digests. You can turn them back on in the console’s settings.',
+  },
+  confirm: {
+    release: 'Release the message',
+    allow_sender: 'Allow the sender',
+    delete: 'Delete the message',
+    unsubscribe: 'Turn notifications off',
+  },
+  nothing_yet: 'Nothing has been done yet: confirm to go on.',
+  message: {
+    label: 'The message',
+    sender: 'Sender',
+    subject: 'Subject',
+    date: 'Received',
+    score: 'Score',
+    no_subject: '(no subject)',
+    no_score: '—',
+  },
+  recipient: 'Recipient',
+  expires: 'Link valid until',
+  results: {
+    released: 'Message released',
+    sender_allowed: 'Sender allowed',
+    deleted: 'Message deleted',
+    unsubscribed: 'Notifications turned off',
+    already_done: 'Already done',
+    failed: 'The action failed',
+  },
+  results_body: {
+    released: 'The message was delivered to its recipient.',
+    sender_allowed: '{{sender}} was added to your whitelist.',
+    sender_allowed_unknown: 'The sender was added to your whitelist.',
+    deleted: 'The message was deleted from the quarantine.',
+    unsubscribed: 'You will no longer receive digests. Turn them back on in the console’s settings.',
+    already_done: 'The message had already been released or deleted: there was nothing left to do.',
+    failed: 'Nothing was done. You can try again.',
+  },
+  relay_answer: 'Relay’s answer: {{answer}}',
+  retry: 'Try again',
+  states: {
+    used_title: 'Link already used',
+    used: 'This link has already been used; it works only once.',
+    used_on: 'On {{date}}:',
+    expired_title: 'Link expired',
+    expired: 'This link has expired and nothing was done. Sign in to the console to act on your messages.',
+    invalid_title: 'Invalid link',
+    invalid:
+      'This link is not valid (incomplete, altered, or the message is no longer yours). Nothing was done. Sign in to the console to act on your messages.',
+  },
+  load_error: 'The link could not be checked.',
+  act_error: 'The action could not be carried out. Nothing was done.',
+  rate_limited: 'Too many attempts. Try again in a moment.',
+  rate_limited_after: 'Too many attempts. Try again in {{seconds}} s.',
+  to_login: 'Sign in to the console',
+  to_console: 'Open the console',
+};
+export default digestLink;

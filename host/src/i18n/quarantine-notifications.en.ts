@@ -1,0 +1,68 @@
+/**
+ * Quarantine notification settings (issue 20), English. Keys mirror quarantine-notifications.fr.ts.
+ */
+const quarantineNotifications = {
+  title: 'Quarantine notifications',
+  description:
+    'A summary e-mail of the messages held for you, with links to release them, allow the sender or delete them.',
+  enabled: 'Receive notifications',
+  frequency: 'Frequency',
+  frequencies: { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly', never: 'Never' },
+  frequency_help: {
+    daily: 'Every day at the chosen time.',
+    weekly: 'Every Monday at the chosen time.',
+    monthly: 'On the 1st of each month at the chosen time.',
+    never: 'No digest will be sent.',
+  },
+  send_time: 'Send time',
+  send_time_placeholder: 'HH:MM',
+  time_zone: 'Time zone',
+  time_zone_search: 'Search for a time zone',
+  time_zone_browser: 'Suggested from your browser: save to adopt it.',
+  no_time_zone: 'No time zone found',
+  language: 'E-mail language',
+  domain_digest: 'Also send me my domain’s digest',
+  domain_digest_help: 'The messages held for every recipient of your domain.',
+  off: 'Notifications are off: no digest will be sent.',
+  last_sent: 'Last sent',
+  never_sent: 'never',
+  last_failed_title: 'The last attempt failed',
+  last_failed_body: 'It will be tried again at the next send.',
+  relay_answer: 'Relay’s answer: {{answer}}',
+  defaults_badge: 'The console’s default settings',
+  save: 'Save',
+  success: 'Settings saved',
+  error: 'Error saving settings',
+  load_error: 'Error loading notification settings',
+  invalid: {
+    enabled: 'Invalid value',
+    frequency: 'Unknown frequency',
+    send_time: 'Invalid time (HH:MM, from 00:00 to 23:59)',
+    time_zone: 'Unknown time zone',
+    language: 'Unknown language',
+    domain_digest: 'Only for domain administrators',
+    required_time_zone: 'Choose a time zone',
+  },
+  test: {
+    button: 'Send me a test digest',
+    sent_one: 'Test digest sent: {{count}} pending message',
+    sent_other: 'Test digest sent: {{count}} pending messages',
+    empty: 'No pending messages: no digest was sent.',
+    error: 'The test digest could not be sent',
+    rate_limited: 'Too many test digests requested. Try again in a few minutes.',
+    rate_limited_after: 'Too many test digests requested. Try again in {{seconds}} s.',
+    relay_refused: 'The mail relay refused the digest.',
+    relay_unreachable: 'The mail relay cannot be reached.',
+    relay_not_configured: 'No mail relay is configured: the console cannot send e-mails.',
+  },
+  defaults: {
+    title: 'Defaults for all users',
+    description:
+      'They apply to every user who has not saved their own settings: changing them changes it for all of them.',
+    save: 'Save the defaults',
+    success: 'Defaults saved',
+    error: 'Error saving the defaults',
+    load_error: 'Error loading the defaults',
+  },
+};
+export default quarantineNotifications;
