@@ -79,7 +79,10 @@ function warnOfUntrustedProxy(app: FastifyInstance) {
 export function requestForLog(request: FastifyRequest) {
   return {
     method: request.method,
-    url: request.url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]'),
+    // E-mailed credentials: ?token= links, and digest links' path token (/digest/…, /api/digest/…).
+    url: request.url
+      .replace(/([?&]token=)[^&#]*/gi, '$1[redacted]')
+      .replace(/(\/digest\/)[^/?#]+/gi, '$1[redacted]'),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

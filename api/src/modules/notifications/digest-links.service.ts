@@ -6,7 +6,8 @@ import type { SessionContextRow } from '../auth/auth.repository';
 import { actorOf as auditActorOf } from '../history/audit.service';
 import { addEntry, listAddress, resolveOwner } from '../lists/lists.service';
 import { findMessage, type MessageRow } from '../quarantine/quarantine.repository';
-import { deleteMessage, scopeFor, summaryFor, type Actor } from '../quarantine/quarantine.service';
+import { deleteMessage, summaryFor, type Actor } from '../quarantine/quarantine.service';
+import type { Scope } from '../quarantine/quarantine-scope';
 import { ReleaseFailedError, releaseMessage } from '../quarantine/release.service';
 import { verifyDigestLink, type DigestLinkClaims } from './digest-link';
 import { claimLinkUse, findLinkUse, findLinkUser, finishLinkUse, releaseLinkUse } from './notifications.repository';
@@ -55,6 +56,8 @@ function parseOutcome(text: string): Outcome | null {
 interface Target {
   claims: DigestLinkClaims;
   user: SessionContextRow;
+  /** What the link reaches: its recipient's copy (kind user, whatever the role), or the domain's. */
+  scope: Scope;
   /** The message of a release/allow_sender/delete link (null for unsubscribe). */
   message: MessageRow | null;
 }
@@ -68,10 +71,16 @@ async function resolveTarget(deps: Deps, claims: DigestLinkClaims): Promise<Targ
   const user = await findLinkUser(deps.db, claims.userId);
   if (!user || !user.is_active) return null;
   if (claims.kind === 'domain' && !mayHaveDomainDigest(user)) return null;
-  if (claims.messageId === null) return { claims, user, message: null };
-  const summary = await summaryFor(deps, claims.messageId, scopeFor(user));
+  // A personal digest lists the user's own copies: its links act on those only, even for an admin
+  // or a domain_admin (whose role reaches other people's copies of the same message).
+  const scope: Scope =
+    claims.kind === 'domain'
+      ? { kind: 'domain', domain: user.domain_name!.toLowerCase() }
+      : { kind: 'recipient', address: user.email.toLowerCase() };
+  if (claims.messageId === null) return { claims, user, scope, message: null };
+  const summary = await summaryFor(deps, claims.messageId, scope);
   const message = summary.total ? await findMessage(deps.db, claims.messageId) : undefined;
-  return message ? { claims, user, message } : null;
+  return message ? { claims, user, scope, message } : null;
 }
 
 const INVALID_INFO: DigestLinkInfo = {
@@ -194,13 +203,13 @@ export async function actOnLink(
 const codeOf = (err: unknown) => (err instanceof HttpError ? err.code : null);
 
 /** Whether any of the user's recipients of the message is still held (else it was released or deleted). */
-async function stillHeld(deps: Deps, id: string, user: SessionContextRow): Promise<boolean> {
-  const { counts } = await summaryFor(deps, id, scopeFor(user));
+async function stillHeld(deps: Deps, id: string, scope: Scope): Promise<boolean> {
+  const { counts } = await summaryFor(deps, id, scope);
   return HELD_STATUSES.some((s) => counts[s]);
 }
 
 async function perform(deps: Deps, target: Target, actor: Actor, log: ErrorLogger | undefined, now: number) {
-  const { claims, user, message } = target;
+  const { claims, scope, message } = target;
   const id = message!.id;
   const done = (result: Outcome['result'], extra: Partial<Outcome> = {}, retry = false): Acted => ({
     outcome: { action: claims.action, result, relay_response: null, sender: null, at: iso(now), ...extra },
@@ -208,9 +217,9 @@ async function perform(deps: Deps, target: Target, actor: Actor, log: ErrorLogge
   });
 
   if (claims.action === 'release') {
-    if (!(await stillHeld(deps, id, user))) return done('already_done');
+    if (!(await stillHeld(deps, id, scope))) return done('already_done');
     try {
-      const res = await releaseMessage(deps, actor, id, { confirmResend: false, ...(log ? { log } : {}) });
+      const res = await releaseMessage(deps, actor, id, { confirmResend: false, scope, ...(log ? { log } : {}) });
       return done('released', { relay_response: res.delivery.response });
     } catch (err) {
       // The relay refused or could not be reached: nothing delivered, the user may try again.
@@ -226,9 +235,9 @@ async function perform(deps: Deps, target: Target, actor: Actor, log: ErrorLogge
   }
 
   if (claims.action === 'delete') {
-    if (!(await stillHeld(deps, id, user))) return done('already_done');
+    if (!(await stillHeld(deps, id, scope))) return done('already_done');
     try {
-      await deleteMessage(deps, actor, id);
+      await deleteMessage(deps, actor, id, scope);
       return done('deleted');
     } catch (err) {
       const code = codeOf(err);

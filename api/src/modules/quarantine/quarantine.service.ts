@@ -452,8 +452,13 @@ export async function downloadRaw(
  * release_unknown, including a claim gone stale): status deleted, raw kept. Deleting what is already
  * deleted is a no-op (204, no history row).
  */
-export async function deleteMessage(deps: Deps, actor: Actor, id: string): Promise<void> {
-  const scope = scopeFor(actor.auth.user);
+/** `scope`: narrower than the actor's role gives (a digest link acts for its recipient only). */
+export async function deleteMessage(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  scope: Scope = scopeFor(actor.auth.user),
+): Promise<void> {
   const summary = await summaryFor(deps, id, scope);
   if (!summary.total) return refuse(deps, actor, 'delete', id, emailNotFound());
   const now = Date.now();

@@ -6,6 +6,7 @@ import { HttpError } from '../../lib/http-error';
 import { relayRaw, type RelayResult, type RelayTimeouts } from '../../lib/smtp-relay';
 import { findMessage, findRaw } from './quarantine.repository';
 import { claimForRelease, finishRelease, type FinishInput } from './status.repository';
+import type { Scope } from './quarantine-scope';
 import {
   emailNotFound,
   historyRow,
@@ -164,10 +165,12 @@ export async function releaseMessage(
     /** Shared by the releases of one bulk action: see RelayBreaker. */
     breaker?: RelayBreaker;
     log?: ErrorLogger;
+    /** Narrower than the actor's role gives (a digest link releases its recipient's copy only). */
+    scope?: Scope;
   },
 ): Promise<ReleaseResponse> {
   const { user } = actor.auth;
-  const scope = scopeFor(user);
+  const scope = options.scope ?? scopeFor(user);
   const now = Date.now();
   const summary = await summaryFor(deps, id, scope, now);
   const message = summary.total ? await findMessage(deps.db, id) : undefined;
