@@ -13,35 +13,22 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { arg, freePort, waitFor } from '../lib/server.mjs';
+import { measure } from '../lib/measure.mjs';
+import { arg, benchApiEnv, freePort, ROOT, TSX, waitFor } from '../lib/server.mjs';
+import { apiRequire, importApi as api, runUnderTsx } from '../lib/under-tsx.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..', '..');
-const TSX = path.join(ROOT, 'api/node_modules/.bin/tsx');
 const TOKEN = 'bench-ingest-token-0123456789abcdef';
 const ADMIN = 'admin@bench.example';
 const PASSWORD = 'bench admin password';
 const DAY_MS = 86_400_000;
 
-if (!process.env.QC_BENCH_UNDER_TSX) {
-  // The api is TypeScript: run again under its tsx so the service calls can be timed too.
-  const child = spawn(TSX, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env: { ...process.env, QC_BENCH_UNDER_TSX: '1' },
-  });
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-} else {
-  await main();
-}
+// Under tsx so the service calls can be timed too.
+await runUnderTsx(import.meta.url, main);
 
 async function main() {
-  const apiRequire = createRequire(path.join(ROOT, 'api/package.json'));
   const pg = apiRequire('pg');
-  const api = (file) => import(path.join(ROOT, 'api/src', file));
   const { loadConfig } = await api('config.ts');
   const { openMigratedDatabase } = await api('db/database.ts');
   const { createPasswordHasher } = await api('lib/passwords.ts');
@@ -55,7 +42,6 @@ async function main() {
   const samples = Number(arg('samples', 200));
   const connections = Math.max(1, Math.floor(lines / 10));
   const now = Date.now();
-  const round = (ms) => Math.round(ms * 100) / 100;
   const uuidOf = (c) =>
     `${(c >>> 0).toString(16).toUpperCase().padStart(8, '0')}-B00C-4A11-8E55-${String(c).padStart(12, '0')}`;
 
@@ -87,17 +73,9 @@ async function main() {
     return { ...base, level, uuid: `${uuid}.1`, origin: origins[k - 1], message: `step ${k} of connection ${c} ok` };
   }
 
-  async function measure(fn) {
-    for (let w = 0; w < 5; w++) await fn(w);
-    const times = [];
-    for (let i = 0; i < samples; i++) {
-      const s = performance.now();
-      await fn(i);
-      times.push(performance.now() - s);
-    }
-    times.sort((a, b) => a - b);
-    const at = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
-    return `p50 ${round(at(0.5))} ms, p95 ${round(at(0.95))} ms (n=${times.length})`;
+  async function timed(fn) {
+    const { p50, p95, n } = await measure(fn, { warmUp: 5, min: samples });
+    return `p50 ${p50} ms, p95 ${p95} ms (n=${n})`;
   }
 
   const dialects = [['sqlite', null]];
@@ -110,18 +88,9 @@ async function main() {
   for (const [dialect, serverUrl] of dialects) {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'qc-bench-haraka-'));
     const env = {
-      QC_DATA_DIR: tmp,
-      QC_SECRET_KEY: randomBytes(32).toString('base64url'),
-      QC_LOG_LEVEL: 'warn',
-      QC_ARGON2_MEMORY_KIB: '64',
-      QC_ARGON2_TIME_COST: '1',
-      QC_ACCESS_TTL: '3600',
-      QC_INGEST_TOKEN: TOKEN,
+      ...benchApiEnv(tmp, TOKEN),
       QC_LOG_RETENTION_DAYS: '0', // the lines span a year: keep them all
-      QC_RETENTION_DAYS: '0',
       QC_WORKERS: workers,
-      QC_STATIC_DIR: path.join(tmp, 'static'),
-      QC_REMOTES_DIR: tmp,
     };
     let dropDatabase = async () => {};
     if (serverUrl) {
@@ -217,7 +186,7 @@ async function main() {
         'GET /api/haraka/statistics/summary/?days=365': () => getOk('/api/haraka/statistics/summary/?days=365'),
         'GET /api/haraka/logs/ (last 24 h, first page)': () => getOk('/api/haraka/logs/?page_size=50'),
       };
-      for (const [name, fn] of Object.entries(http)) console.log(`  HTTP     ${name.padEnd(52)} ${await measure(fn)}`);
+      for (const [name, fn] of Object.entries(http)) console.log(`  HTTP     ${name.padEnd(52)} ${await timed(fn)}`);
 
       // --- the service calls alone (this process, its own connection) ------------------------
       handle = await openMigratedDatabase(config.database);
@@ -231,7 +200,7 @@ async function main() {
       };
       try {
         for (const [name, fn] of Object.entries(service))
-          console.log(`  service  ${name.padEnd(52)} ${await measure(fn)}`);
+          console.log(`  service  ${name.padEnd(52)} ${await timed(fn)}`);
       } finally {
         await handle.close();
       }

@@ -1,6 +1,7 @@
 // Shared by the benchmarks: use the console at --url (or QC_BENCH_URL), or start the built one
 // (api + host/dist + remotes) on a free loopback port with a throwaway data directory.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -8,6 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The api's tsx: it runs the api (TypeScript) and the benchmarks that import its code. */
+export const TSX = path.join(ROOT, 'api/node_modules/.bin/tsx');
 export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
 export const CHROME_FLAGS = [
   '--headless',
@@ -28,6 +31,25 @@ export function arg(name, fallback) {
     if (argv[i].startsWith(`--${name}=`)) return argv[i].slice(name.length + 3);
   }
   return fallback;
+}
+
+/**
+ * The api's settings for a benchmark that serves it from `dataDir`: cheap password hashing, tokens
+ * that outlive the run, nothing purged, no front end to serve.
+ */
+export function benchApiEnv(dataDir, ingestToken) {
+  return {
+    QC_DATA_DIR: dataDir,
+    QC_SECRET_KEY: randomBytes(32).toString('base64url'),
+    QC_LOG_LEVEL: 'warn',
+    QC_ARGON2_MEMORY_KIB: '64',
+    QC_ARGON2_TIME_COST: '1',
+    QC_ACCESS_TTL: '3600',
+    QC_INGEST_TOKEN: ingestToken,
+    QC_RETENTION_DAYS: '0',
+    QC_STATIC_DIR: path.join(dataDir, 'static'),
+    QC_REMOTES_DIR: dataDir,
+  };
 }
 
 export function freePort() {
@@ -64,7 +86,7 @@ export async function consoleUnderTest() {
   }
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'qc-bench-'));
   const port = await freePort();
-  const child = spawn(path.join(ROOT, 'api/node_modules/.bin/tsx'), ['api/src/main.ts'], {
+  const child = spawn(TSX, ['api/src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -11,40 +11,20 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measure, percentile } from '../lib/measure.mjs';
+import { arg, benchApiEnv, ROOT, TSX } from '../lib/server.mjs';
+import { apiRequire, importApi as api, runUnderTsx } from '../lib/under-tsx.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..', '..');
-const TSX = path.join(ROOT, 'api/node_modules/.bin/tsx');
 
-function arg(name, fallback) {
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === `--${name}`) return argv[i + 1] && !argv[i + 1].startsWith('--') ? argv[i + 1] : true;
-    if (argv[i].startsWith(`--${name}=`)) return argv[i].slice(name.length + 3);
-  }
-  return fallback;
-}
-
-if (!process.env.QC_BENCH_UNDER_TSX) {
-  // The api is TypeScript: run this script again under its tsx so it can import the api's code.
-  const child = spawn(TSX, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env: { ...process.env, QC_BENCH_UNDER_TSX: '1' },
-  });
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-} else {
-  await main();
-}
+await runUnderTsx(import.meta.url, main);
 
 async function main() {
-  const apiRequire = createRequire(path.join(ROOT, 'api/package.json'));
   const { sql, CompiledQuery } = apiRequire('kysely');
   const { default: autocannon } = await import('autocannon');
-  const api = (file) => import(path.join(ROOT, 'api/src', file));
   const { loadConfig } = await api('config.ts');
   const { openMigratedDatabase } = await api('db/database.ts');
   const { createPasswordHasher } = await api('lib/passwords.ts');
@@ -105,19 +85,10 @@ async function main() {
     log(`\n== ${dialect} ${label(n)} ==`);
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'qc-bench-'));
     const env = {
-      QC_DATA_DIR: tmp,
-      QC_SECRET_KEY: randomBytes(32).toString('base64url'),
-      QC_LOG_LEVEL: 'warn',
-      QC_ARGON2_MEMORY_KIB: '64',
-      QC_ARGON2_TIME_COST: '1',
-      QC_ACCESS_TTL: '3600',
-      QC_INGEST_TOKEN: INGEST_TOKEN,
+      ...benchApiEnv(tmp, INGEST_TOKEN),
       QC_LOGIN_RATE_ACCOUNT_MAX: '100000',
       QC_LOGIN_RATE_IP_MAX: '100000',
       QC_DB_POOL_MAX: '10',
-      QC_RETENTION_DAYS: '0',
-      QC_STATIC_DIR: path.join(tmp, 'static'),
-      QC_REMOTES_DIR: tmp,
       ...(workers ? { QC_WORKERS: String(workers) } : {}),
     };
     const dbName = `qc_bench_${label(n).toLowerCase()}`;
@@ -253,7 +224,7 @@ async function main() {
       ];
       loadavg();
       for (const [name, fn] of cases) {
-        result.queries[name] = await measure(fn);
+        result.queries[name] = await measure(fn, { warmUp: 2, min: 5, max: 300, budgetMs, round });
         log(`  ${name.padEnd(52)} ${fmt(result.queries[name])}`);
       }
       if (explainPlans) await printPlans(dialect, db, { rare: rare[0], common: COMMON_TERMS[0] });
@@ -312,21 +283,6 @@ async function main() {
       await handle.close();
       if (server) await adminQuery(server.url, `drop database if exists ${dbName}`);
       rmSync(tmp, { recursive: true, force: true });
-    }
-
-    async function measure(fn) {
-      for (let w = 0; w < 2; w++) await fn(w);
-      const times = [];
-      const t0 = performance.now();
-      let k = 0;
-      while (times.length < 300 && (times.length < 5 || performance.now() - t0 < budgetMs)) {
-        const s = performance.now();
-        await fn(k++);
-        times.push(performance.now() - s);
-      }
-      times.sort((a, b) => a - b);
-      const at = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
-      return { p50: round(at(0.5)), p95: round(at(0.95)), n: times.length };
     }
 
     async function printPlans(dialect, db, terms) {
@@ -392,7 +348,7 @@ async function main() {
     run.on('response', (_client, status, _bytes, ms) => status < 300 && times.push(ms));
     const r = await run;
     times.sort((a, b) => a - b);
-    const at = (q) => Math.round(10 * (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN)) / 10;
+    const at = (q) => Math.round(10 * (percentile(times, q) ?? NaN)) / 10;
     return {
       rps: Math.round(r.requests.average),
       p50: at(0.5),

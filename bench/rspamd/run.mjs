@@ -13,27 +13,14 @@
 //    loopback stack's, 5 docker-compose's), --changes times: a new domain filter is saved (POST
 //    /api/rspamd/filters/domains/ as the admin), then /checkv2 on Rspamd's normal worker is asked
 //    every 100 ms until the verdict carries the filter's symbol and token. Median and max.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { arg, ROOT } from '../lib/server.mjs';
+import { importApi as api, runUnderTsx } from '../lib/under-tsx.mjs';
 import { startPostgres } from '../quarantine/pg.mjs';
-
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..', '..');
-const TSX = path.join(ROOT, 'api/node_modules/.bin/tsx');
-
-function arg(name, fallback) {
-  const argv = process.argv.slice(2);
-  const i = argv.indexOf(`--${name}`);
-  if (i >= 0 && argv[i + 1] && !argv[i + 1].startsWith('--')) return argv[i + 1];
-  const eq = argv.find((a) => a.startsWith(`--${name}=`));
-  if (eq) return eq.slice(name.length + 3);
-  return argv.includes(`--${name}`) ? true : fallback;
-}
 
 const round = (ms) => Math.round(ms * 10) / 10;
 const stats = (values) => {
@@ -42,16 +29,7 @@ const stats = (values) => {
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-if (!process.env.QC_BENCH_UNDER_TSX) {
-  // The api is TypeScript: run this script again under its tsx so it can import the api's code.
-  const child = spawn(TSX, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env: { ...process.env, QC_BENCH_UNDER_TSX: '1' },
-  });
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-} else {
-  await main();
-}
+await runUnderTsx(import.meta.url, main);
 
 async function main() {
   if (!arg('skip-build', false)) {
@@ -65,7 +43,6 @@ async function main() {
 }
 
 async function buildBench(kind, entries) {
-  const api = (file) => import(path.join(ROOT, 'api/src', file));
   const { loadConfig } = await api('config.ts');
   const { openMigratedDatabase } = await api('db/database.ts');
   const { buildApp } = await api('app.ts');

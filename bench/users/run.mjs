@@ -6,46 +6,23 @@
 // 100 domains, then p50/p95 of the service GET /api/users/ calls (listManagedUsers): the first
 // page for an admin (by e-mail, by date joined), a domain_admin's first page, a later page, and
 // searches (a rare prefix, a common one, a first name). PostgreSQL is a throwaway server on 55436.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { measure } from '../lib/measure.mjs';
+import { arg, ROOT } from '../lib/server.mjs';
+import { apiRequire, importApi as api, runUnderTsx } from '../lib/under-tsx.mjs';
 import { startPostgres } from '../quarantine/pg.mjs';
-
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..', '..');
-const TSX = path.join(ROOT, 'api/node_modules/.bin/tsx');
-
-function arg(name, fallback) {
-  const argv = process.argv.slice(2);
-  const i = argv.indexOf(`--${name}`);
-  if (i >= 0 && argv[i + 1] && !argv[i + 1].startsWith('--')) return argv[i + 1];
-  const eq = argv.find((a) => a.startsWith(`--${name}=`));
-  return eq ? eq.slice(name.length + 3) : fallback;
-}
 
 const FIRST = ['anna', 'bruno', 'chloé', 'david', 'émile', 'fatima', 'georges', 'hugo', 'inès', 'jules'];
 const LAST = ['martin', 'bernard', 'dubois', 'thomas', 'robert', 'richard', 'petit', 'durand', 'leroy', 'moreau'];
 const DOMAINS = 100;
 
-if (!process.env.QC_BENCH_UNDER_TSX) {
-  // The api is TypeScript: run this script again under its tsx so it can import the api's code.
-  const child = spawn(TSX, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env: { ...process.env, QC_BENCH_UNDER_TSX: '1' },
-  });
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-} else {
-  await main();
-}
+await runUnderTsx(import.meta.url, main);
 
 async function main() {
-  const apiRequire = createRequire(path.join(ROOT, 'api/package.json'));
   const { sql } = apiRequire('kysely');
-  const api = (file) => import(path.join(ROOT, 'api/src', file));
   const { loadConfig } = await api('config.ts');
   const { openMigratedDatabase } = await api('db/database.ts');
   const { listManagedUsers } = await api('modules/users/users-list.service.ts');
@@ -54,21 +31,6 @@ async function main() {
   const dbs = String(arg('db', 'sqlite,postgres')).split(',');
   const count = Number(arg('users', 100_000));
   const budgetMs = Number(arg('budget-ms', 1500));
-  const round = (ms) => Math.round(ms * 100) / 100;
-
-  async function measure(fn) {
-    for (let w = 0; w < 3; w++) await fn();
-    const times = [];
-    const t0 = performance.now();
-    while (times.length < 500 && (times.length < 10 || performance.now() - t0 < budgetMs)) {
-      const s = performance.now();
-      await fn();
-      times.push(performance.now() - s);
-    }
-    times.sort((a, b) => a - b);
-    const at = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
-    return { p50: round(at(0.5)), p95: round(at(0.95)), n: times.length };
-  }
 
   async function seed(db) {
     const now = Date.now();
@@ -146,7 +108,7 @@ async function main() {
       results[dialect] = {};
       for (const [name, fn] of Object.entries(cases)) {
         const rows = (await fn()).results.length;
-        results[dialect][name] = { ...(await measure(fn)), rows };
+        results[dialect][name] = { ...(await measure(fn, { warmUp: 3, min: 10, max: 500, budgetMs })), rows };
       }
     } finally {
       await handle.close();

@@ -1,7 +1,6 @@
 /** Helpers for this remote's component tests (not bundled: only *.test.tsx import it). */
-import { resetSessionForTests, useSession } from '@qc/auth';
-import { renderExposed } from '@qc/ui/testing';
-import { useNotices } from '@qc/ui-state';
+import * as auth from '@qc/auth';
+import { renderExposed, signInWith } from '@qc/ui/testing';
 import ExposedDomains from './exposed/Domains';
 import ExposedUsers from './exposed/Users';
 import type { Domain, DomainDetail } from './features/domains/domains.types';
@@ -61,19 +60,10 @@ export function domainDetail(overrides: Partial<DomainDetail> = {}): DomainDetai
 
 /** Signs the test in as `role` (id 'me'); a domain_admin is of DOMAIN_A. */
 export function signInAs(role: Role, id = 'me') {
-  resetSessionForTests();
-  useNotices.getState().clear();
-  useSession.setState({
-    isAuthenticated: true,
-    isLoading: false,
-    user: adminUser({
-      id,
-      role,
-      email: `${role}@a.example`,
-      username: role,
-      domain: role === 'admin' ? null : DOMAIN_A,
-    }),
-  });
+  signInWith(
+    auth,
+    adminUser({ id, role, email: `${role}@a.example`, username: role, domain: role === 'admin' ? null : DOMAIN_A }),
+  );
 }
 
 /** The Users page group as the host mounts it (`users/*`). */

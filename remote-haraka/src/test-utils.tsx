@@ -1,7 +1,6 @@
 /** Helpers for this remote's component tests (not bundled: only *.test.tsx import it). */
-import { resetSessionForTests, useSession } from '@qc/auth';
-import { renderExposed } from '@qc/ui/testing';
-import { useNotices } from '@qc/ui-state';
+import * as auth from '@qc/auth';
+import { adminAccount, renderExposed, signInWith } from '@qc/ui/testing';
 import ExposedLogs from './exposed/Logs';
 import ExposedLogsPerDay from './exposed/LogsPerDay';
 import ExposedStatisticsSummary from './exposed/StatisticsSummary';
@@ -30,27 +29,7 @@ export function logPage(results: HarakaLogLine[], next_cursor: string | null = n
 }
 
 /** Signs the test in as an admin (the only role these pages are for). */
-export function signInAdmin() {
-  resetSessionForTests();
-  useNotices.getState().clear();
-  useSession.setState({
-    isAuthenticated: true,
-    isLoading: false,
-    user: {
-      id: 'a1',
-      username: 'admin',
-      email: 'admin@example.com',
-      first_name: '',
-      last_name: '',
-      role: 'admin',
-      domain: null,
-      is_external: false,
-      mfa_enabled: false,
-      date_joined: '2026-01-01T00:00:00Z',
-      pending_email: null,
-    },
-  });
-}
+export const signInAdmin = () => signInWith(auth, adminAccount());
 
 /** The Logs page group as the host mounts it (`haraka/logs/*`). */
 export const renderLogs = (path = '/haraka/logs') => renderExposed('haraka/logs', <ExposedLogs />, path);

@@ -1,7 +1,6 @@
 /** Helpers for this remote's component tests (not bundled: only *.test.tsx import it). */
-import { resetSessionForTests, useSession } from '@qc/auth';
-import { renderExposed } from '@qc/ui/testing';
-import { useNotices } from '@qc/ui-state';
+import * as auth from '@qc/auth';
+import { adminAccount, renderExposed, signInWith } from '@qc/ui/testing';
 import { screen } from '@testing-library/react';
 import ExposedApanelFilters from './exposed/ApanelFilters';
 import ExposedFilters from './exposed/Filters';
@@ -96,27 +95,7 @@ export function rspamdStatus(secondsAgo = 12, lists: Partial<RspamdListStatus>[]
 export const page = <T,>(results: T[], next_cursor: string | null = null) => ({ results, next_cursor });
 
 /** Signs the test in as an admin (the only role these pages are for). */
-export function signInAdmin() {
-  resetSessionForTests();
-  useNotices.getState().clear();
-  useSession.setState({
-    isAuthenticated: true,
-    isLoading: false,
-    user: {
-      id: 'a1',
-      username: 'admin',
-      email: 'admin@example.com',
-      first_name: '',
-      last_name: '',
-      role: 'admin',
-      domain: null,
-      is_external: false,
-      mfa_enabled: false,
-      date_joined: '2026-01-01T00:00:00Z',
-      pending_email: null,
-    },
-  });
-}
+export const signInAdmin = () => signInWith(auth, adminAccount());
 
 /** The Filters page group as the host mounts it (`rspamd/*`). */
 export const renderFilters = (path = '/rspamd') => renderExposed('rspamd', <ExposedFilters />, path);

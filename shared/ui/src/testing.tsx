@@ -117,6 +117,34 @@ export function onPhoneScreen(): () => void {
 export const noticeTitles = () => useNotices.getState().notices.map((n) => `${n.type}: ${n.title}`);
 export const noticeOf = (title: string) => useNotices.getState().notices.find((n) => n.title === title);
 
+/** What signInWith needs of @qc/auth, which the caller passes (`import * as auth`): @qc/ui does not depend on it. */
+export interface AuthForTests<U> {
+  resetSessionForTests(): void;
+  useSession: { setState(state: { isAuthenticated: boolean; isLoading: boolean; user: U }): void };
+}
+
+/** Signs the test in as `user`: a fresh session store, and no notice left by an earlier test. */
+export function signInWith<U>(auth: AuthForTests<U>, user: NoInfer<U>) {
+  auth.resetSessionForTests();
+  useNotices.getState().clear();
+  auth.useSession.setState({ isAuthenticated: true, isLoading: false, user });
+}
+
+/** The admin of the remotes' page tests (a new object per call: the session store keeps it). */
+export const adminAccount = () => ({
+  id: 'a1',
+  username: 'admin',
+  email: 'admin@example.com',
+  first_name: '',
+  last_name: '',
+  role: 'admin' as const,
+  domain: null,
+  is_external: false,
+  mfa_enabled: false,
+  date_joined: '2026-01-01T00:00:00Z',
+  pending_email: null,
+});
+
 /** Picks an option of the antd Select labelled `label`. */
 export async function pickOption(user: UserEvent, label: string, option: string) {
   await user.click(screen.getByLabelText(label));
