@@ -35,6 +35,8 @@ const PAGES: [string, string | null][] = [
   ['/haraka/logs', 'Journaux Haraka'],
   ['/haraka/statistics/summary', 'Résumé statistique Haraka'],
   ['/haraka/statistics/logs-per-day', 'Journaux par jour'],
+  // A digest link's page (issue 20), here for a link that is not one.
+  ['/digest/not-a-link.x', 'Lien invalide'],
 ];
 
 /**
