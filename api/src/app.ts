@@ -13,6 +13,8 @@ import type { Config } from './config';
 import { openMigratedDatabase, type DatabaseHandle } from './db/database';
 import { errorHandler } from './lib/error-handler';
 import { HttpError } from './lib/http-error';
+import { closeAfterAnswer } from './lib/lingering-close';
+import { duplicateKey, strictBody } from './lib/strict-json';
 import { createMailer, type Mailer } from './lib/mailer';
 import { createPasswordHasher } from './lib/passwords';
 import { createReauthLimiter } from './modules/auth/attempt-limiter';
@@ -80,13 +82,25 @@ export function requestForLog(request: FastifyRequest) {
   return {
     method: request.method,
     // E-mailed credentials: ?token= links, and digest links' path token (/digest/…, /api/digest/…).
-    url: request.url
-      .replace(/([?&]token=)[^&#]*/gi, '$1[redacted]')
-      .replace(/(\/digest\/)[^/?#]+/gi, '$1[redacted]'),
+    url: request.url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]').replace(/(\/digest\/)[^/?#]+/gi, '$1[redacted]'),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
   };
+}
+
+/**
+ * The request's path as the router matched it: percent-decoded. `/%61pi/users/me/` reaches the
+ * route /api/users/me/, so it must get the api's headers and checks too (issue 21 item 7).
+ */
+export function routedPath(url: string): string {
+  const path = url.split('?')[0]!;
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path; // not decodable: refused by frameworkErrors before any hook
+  }
 }
 
 /** `getQuarantineIdRaw` for GET /api/quarantine/:id/raw/. */
@@ -126,7 +140,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         .send({ detail: 'The URL is not valid.', code: 'bad_request' });
     },
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  // Unknown body fields are refused (400 naming them), not dropped in silence: a caller would take
+  // the answer for the fields' effect (issue 21 item 6).
+  app.setValidatorCompiler<Parameters<typeof validatorCompiler>[0]['schema']>((route) =>
+    validatorCompiler(route.httpPart === 'body' ? { ...route, schema: strictBody(route.schema) } : route),
+  );
   app.setSerializerCompiler(serializerCompiler);
 
   const database = options.database ?? (await openMigratedDatabase(config.database, app.log));
@@ -157,8 +175,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // CSP is ours (pages: it follows the current remotes file); helmet sets the other headers.
   await app.register(helmet, { contentSecurityPolicy: false, frameguard: { action: 'deny' } });
   app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith(DOCS_PREFIX)) return; // Swagger UI sets its own
-    if (request.url.startsWith(API_PREFIX)) {
+    const path = routedPath(request.url);
+    if (path.startsWith(DOCS_PREFIX)) return; // Swagger UI sets its own
+    if (path.startsWith(API_PREFIX)) {
       // The api's answers need no remote origins: no look at the remotes file on their hot path.
       // Tokens, mail and counts: never from a shared cache, never reused unchecked. Not `no-store`
       // (RFC 6749 §5.1): Debian's Chromium 156 closes the page when DevTools reads a no-store
@@ -171,11 +190,31 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Every api body is JSON or multipart: a text/plain body gets the same 415 as any other type,
   // instead of a 400 saying that a string is not an object.
   app.removeContentTypeParser('text/plain');
+  // Fastify's JSON parser (prototype-poisoning checks kept), and a body with a key given twice is
+  // refused: last-wins would let `{"password":"a","password":"b"}` mean one thing here and another
+  // to whatever read it before (a proxy, a WAF, a log).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    parseJson(request, body as string, (err, value) => {
+      if (err) return done(err, undefined);
+      const key = duplicateKey(body as string);
+      if (key === null) return done(null, value);
+      done(new HttpError(400, 'validation_error', 'The request is not valid.', { [key]: 'Given more than once.' }));
+    });
+  });
+  // An error answered before the body was read to its end (413 at the limit, 401 before an upload):
+  // close the connection instead of letting Node read and discard the rest (500 MB, issue 21 item 4).
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode < 400 || request.raw.complete) return;
+    reply.header('connection', 'close');
+    if (request.raw.socket) closeAfterAnswer(request.raw.socket);
+  });
   // `?status=a&status=b` would otherwise reach a schema as an array and be refused with a
   // type error that does not say what was wrong.
   app.addHook('preValidation', async (request) => {
     // The console's pages and files take any query string (a deep link is the browser's to keep).
-    if (!request.url.startsWith(API_PREFIX)) return;
+    if (!routedPath(request.url).startsWith(API_PREFIX)) return;
     const query = request.query as Record<string, unknown> | undefined;
     for (const key in query) {
       if (Array.isArray(query[key])) {
@@ -235,7 +274,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(webRoutes, { ctx, remotes });
 
   app.setNotFoundHandler(async (request, reply) => {
-    const urlPath = request.url.split('?')[0]!;
+    const urlPath = routedPath(request.url);
     if (wantsSpaShell(request.method, urlPath, request.headers.accept)) {
       const shell = await readShell(config.staticDir);
       reply.header('cache-control', NO_CACHE).type('text/html; charset=utf-8');

@@ -49,6 +49,8 @@ export interface Config {
   /** Lifetime (seconds) of the link e-mailed to a user created without a password. */
   invitationTtl: number;
   feedbackRate: { max: number; windowSeconds: number };
+  /** Feedback a user may send in any 24 hours (stored submissions); beyond it: 429. */
+  feedbackDailyMax: number;
   mailFrom: string;
   /** Days raw mail is kept (0: never purged). */
   retentionDays: number;
@@ -76,6 +78,8 @@ export interface Config {
   /** Largest ingest request body (multipart meta + message), bytes. */
   ingestMaxBytes: number;
   smtpUrl: string | null;
+  /** Most recipients offered in one SMTP transaction of a release; the rest go in further ones. */
+  relayMaxRcpts: number;
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
@@ -183,6 +187,7 @@ const EnvSchema = z.object({
   QC_INVITATION_TTL: int(72 * 3600, 60, 30 * 24 * 3600),
   QC_FEEDBACK_RATE_MAX: int(10, 1, 100_000),
   QC_FEEDBACK_RATE_WINDOW: int(3600, 1, 24 * 3600),
+  QC_FEEDBACK_DAILY_MAX: int(30, 1, 100_000),
   QC_RETENTION_DAYS: int(30, 0, 3650),
   QC_RETENTION_SCHEDULE: z
     .string()
@@ -237,6 +242,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
+  // RFC 5321 4.5.3.1.8: a relay must take at least 100 recipients per transaction.
+  QC_RELAY_MAX_RCPTS: int(100, 1, 10_000),
   QC_MAIL_FROM: z.email().optional(),
   QC_PUBLIC_URL: z
     .string()
@@ -381,6 +388,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     emailChangeTtl: e.QC_EMAIL_CHANGE_TTL,
     invitationTtl: e.QC_INVITATION_TTL,
     feedbackRate: { max: e.QC_FEEDBACK_RATE_MAX, windowSeconds: e.QC_FEEDBACK_RATE_WINDOW },
+    feedbackDailyMax: e.QC_FEEDBACK_DAILY_MAX,
     retentionDays: e.QC_RETENTION_DAYS,
     retentionSchedule: e.QC_RETENTION_SCHEDULE,
     retentionBatch: e.QC_RETENTION_BATCH,
@@ -399,6 +407,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     },
     ingestMaxBytes: e.QC_INGEST_MAX_BYTES,
     smtpUrl: e.QC_SMTP_URL ?? null,
+    relayMaxRcpts: e.QC_RELAY_MAX_RCPTS,
     mailFrom: e.QC_MAIL_FROM ?? 'quarantine-console@localhost',
     // Links in e-mails use this, never the request's Host header.
     publicUrl: (e.QC_PUBLIC_URL ?? `http://${e.QC_HOST}:${e.QC_PORT}`).replace(/\/+$/, ''),

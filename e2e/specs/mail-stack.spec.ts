@@ -140,6 +140,10 @@ test('clean mail reaches the sink; GTUBE is quarantined and shown to its recipie
 
   // The recipient sees it in the list and its detail.
   const id = await openFromList(page, owner, spam.subject);
+  // Issue 21: the e-mail is kept in no cache, not even the browser's (opened again: a reload).
+  const opened = apiAnswer(page, `/api/quarantine/${id}/`, 'GET');
+  await page.reload();
+  expect((await opened).headers()['cache-control'], 'GET /api/quarantine/{id}/').toBe('private, no-store');
   await expect(page.locator('#email-title')).toHaveText(spam.subject);
   await expect(page.getByTestId('email-field-subject')).toHaveText(spam.subject);
   await expect(page.getByTestId('email-field-sender')).toHaveText(spam.sender);

@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 
 /**
  * What came of handing one message to the relay:
- * - sent: the relay took it (for `accepted`; `rejected` recipients were refused at RCPT);
+ * - sent: the relay took it (for `accepted`; `rejected` recipients were refused at RCPT, `tooMany`
+ *   of them with 452: a limit of this transaction, RFC 5321 4.5.3.1.10, not a refusal of the address);
  * - refused: the relay answered 4xx/5xx (to the envelope or to the data): not delivered;
  * - unreachable: no answer before the data was sent (connect, greeting, timeout): not delivered;
  *   `connected` says whether the relay had greeted us (false: it is down, or not reachable at all);
@@ -12,7 +13,7 @@ import { Readable } from 'node:stream';
  *   the relay may or may not have queued it.
  */
 export type RelayResult =
-  | { outcome: 'sent'; response: string; accepted: string[]; rejected: string[] }
+  | { outcome: 'sent'; response: string; accepted: string[]; rejected: string[]; tooMany: string[] }
   | { outcome: 'refused'; response: string | null; accepted: string[]; rejected: string[] }
   | { outcome: 'unreachable'; response: string | null; error: string; connected: boolean }
   /** `timedOut`: the relay took the message and then went silent past a timeout (vs. a dropped connection). */
@@ -43,6 +44,7 @@ interface SmtpError extends Error {
   response?: string;
   responseCode?: number;
   code?: string;
+  recipient?: string;
 }
 
 /** Errors nodemailer raises itself, before sending, when the relay's rules forbid the message. */
@@ -121,7 +123,14 @@ export function relayRaw(
       const send = () =>
         connection.send({ from: envelope.from, to: envelope.to, size: raw.length }, message, (err, info) => {
           if (err || !info) return fail(err ?? new Error('no answer'));
-          finish({ outcome: 'sent', response: info.response, accepted: info.accepted, rejected: info.rejected }, true);
+          const rejectedErrors = ((info as { rejectedErrors?: SmtpError[] }).rejectedErrors ?? []).filter(
+            (e) => e.responseCode === 452 && e.recipient !== undefined,
+          );
+          const tooMany = rejectedErrors.map((e) => e.recipient!);
+          finish(
+            { outcome: 'sent', response: info.response, accepted: info.accepted, rejected: info.rejected, tooMany },
+            true,
+          );
         });
       if (auth?.user) {
         connection.login({ user: auth.user, pass: auth.pass ?? '' }, (err) => (err ? fail(err) : send()));

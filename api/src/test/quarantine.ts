@@ -62,14 +62,22 @@ export function mime(
 export function ingestForm(
   metaValue: unknown,
   raw: Buffer | null,
-  options: { omitMeta?: boolean; metaType?: string } = {},
+  options: {
+    omitMeta?: boolean;
+    metaType?: string;
+    /** Sends meta as a file part with this file name (curl -F meta=@meta.json), not as a text field. */
+    metaFile?: string;
+  } = {},
 ): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----qc${randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [];
   if (!options.omitMeta) {
     const text = typeof metaValue === 'string' ? metaValue : JSON.stringify(metaValue);
     const type = options.metaType ? `Content-Type: ${options.metaType}\r\n` : '';
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="meta"\r\n${type}\r\n${text}\r\n`));
+    const file = options.metaFile === undefined ? '' : `; filename="${options.metaFile}"`;
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="meta"${file}\r\n${type}\r\n${text}\r\n`),
+    );
   }
   if (raw) {
     parts.push(
@@ -132,6 +140,12 @@ export interface Sink {
   deferRecipients: Set<string>;
   /** Delay before answering the data (ms): makes concurrent releases overlap. */
   delayMs: number;
+  /** RCPTs taken per transaction; past it, 452 "too many recipients" (RFC 5321 4.5.3.1.10). */
+  maxRcpts: number | null;
+  /** Transactions that reached DATA, with how many recipients each had been offered (RCPT TO). */
+  offered: number[];
+  /** Called after each message accepted (e.g. to change the mode for the next transaction). */
+  afterAccept: (() => void) | null;
   close(): Promise<void>;
 }
 
@@ -144,14 +158,22 @@ export async function startSink(): Promise<Sink> {
     rejectRecipients: new Set(),
     deferRecipients: new Set(),
     delayMs: 0,
+    maxRcpts: null,
+    offered: [],
+    afterAccept: null,
   };
+  const offeredIn = new WeakMap<object, number>();
   const smtpError = (message: string, code: number) => Object.assign(new Error(message), { responseCode: code });
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     size: 64 * 1024 * 1024,
-    onRcptTo(address, _session, callback) {
+    onRcptTo(address, session, callback) {
+      offeredIn.set(session.envelope, (offeredIn.get(session.envelope) ?? 0) + 1);
+      if (sink.maxRcpts !== null && session.envelope.rcptTo.length >= sink.maxRcpts) {
+        return callback(smtpError('4.5.3 Too many recipients', 452));
+      }
       if (sink.mode === 'reject-rcpt' || sink.rejectRecipients.has(address.address)) {
         return callback(smtpError('5.1.1 No such user here', 550));
       }
@@ -159,6 +181,7 @@ export async function startSink(): Promise<Sink> {
       callback();
     },
     onData(stream, session, callback) {
+      sink.offered.push(offeredIn.get(session.envelope) ?? 0);
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
@@ -179,6 +202,7 @@ export async function startSink(): Promise<Sink> {
           }
           sink.messages.push(message);
           callback(null, `2.0.0 queued as Q${sink.messages.length}`);
+          sink.afterAccept?.();
         }, sink.delayMs);
       });
     },

@@ -60,3 +60,18 @@ export async function findImage(
     .where('feedback_id', '=', feedbackId)
     .executeTakeFirst();
 }
+
+/** How many feedback rows this user stored since `since` (epoch ms), and when the oldest of them was. */
+export async function recentFeedback(
+  db: DbExecutor,
+  userId: string,
+  since: number,
+): Promise<{ count: number; oldest: number | null }> {
+  const row = await db
+    .selectFrom('feedback')
+    .select((eb) => [eb.fn.countAll<string | number>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('user_id', '=', userId)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), oldest: row.oldest === null ? null : Number(row.oldest) };
+}

@@ -12,12 +12,16 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { sendDownload } from '../../lib/download';
 import { HttpError } from '../../lib/http-error';
+import { withinBodyLimit } from '../../lib/multipart';
 import { createAttemptCounter } from '../auth/attempt-counter';
 import { throwIfLimited } from '../auth/attempt-limiter';
 import { currentAuth, requireAuthHook, requireRoleHook } from '../auth/authenticate';
 import {
+  checkDailyQuota,
   createFeedback,
+  FEEDBACK_MAX_BODY_BYTES,
   FEEDBACK_MULTIPART_LIMITS,
+  formTooLarge,
   feedbackImage,
   feedbackPage,
   readFeedbackForm,
@@ -45,8 +49,12 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         requireAuthHook(ctx),
         // Authenticated and counted before the body is read: a flood is refused without parsing uploads.
         async (request) => {
-          const wait = await perUser(currentAuth(request).user.user_id);
+          const userId = currentAuth(request).user.user_id;
+          const wait = await perUser(userId);
           throwIfLimited([wait], 'Too much feedback sent. Try again later.');
+          await checkDailyQuota(ctx.db, userId, ctx.config.feedbackDailyMax);
+          // A declared length over any valid form's: refused before a byte of it is read.
+          if (Number(request.headers['content-length'] ?? 0) > FEEDBACK_MAX_BODY_BYTES) throw formTooLarge();
         },
       ],
       schema: {
@@ -55,7 +63,10 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         description:
           'multipart/form-data: `type` (bug|suggestion|question|other), `message` (10–5000 characters), ' +
           '`email` (optional), files `image0`..`image2` (each ≤ 5 MB; PNG, JPEG, GIF or WebP by content). ' +
-          '400 with `errors` per field; a file over 5 MB is 413 `file_too_large`.',
+          '400 with `errors` per field; a file over 5 MB is 413 `file_too_large` (the connection is closed at ' +
+          'the limit); a file whose declared type contradicts its bytes is 415. Images are decoded and ' +
+          're-encoded (metadata dropped). 429 beyond QC_FEEDBACK_RATE_MAX per window or ' +
+          'QC_FEEDBACK_DAILY_MAX per 24 hours.',
         consumes: ['multipart/form-data'],
         body: FeedbackForm,
         security,
@@ -73,7 +84,12 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       if (!request.isMultipart()) {
         throw new HttpError(415, 'unsupported_media_type', 'Send the feedback as multipart/form-data.');
       }
-      const form = await readFeedbackForm(request.parts());
+      const form = await withinBodyLimit(
+        request.raw,
+        FEEDBACK_MAX_BODY_BYTES,
+        () => readFeedbackForm(request.parts()),
+        formTooLarge,
+      );
       await createFeedback(ctx.db, currentAuth(request).user.user_id, form);
       return reply.code(201).send({ message: FEEDBACK_MESSAGES.thanks });
     },

@@ -1,26 +1,37 @@
 import type { Multipart } from '@fastify/multipart';
+import type { Readable } from 'node:stream';
 import {
   FEEDBACK_IMAGE_FIELDS,
-  FEEDBACK_IMAGE_TYPES,
   FEEDBACK_MESSAGES,
   FeedbackFields,
   LIMITS,
-  type FeedbackImage,
   type FeedbackItem,
   type FeedbackList,
 } from '@qc/contracts';
-import { fileTypeFromBuffer } from 'file-type';
-import { imageSize } from 'image-size';
 import type { Db } from '../../db/database';
 import { attachment } from '../../lib/download';
 import { HttpError, notFound } from '../../lib/http-error';
+import { tooManyAttempts } from '../auth/attempt-limiter';
 import { malformedMultipart } from '../../lib/multipart';
 import { newId } from '../../lib/ids';
 import { issuesToErrors } from '../../lib/validation';
-import { findImage, insertFeedback, listFeedback, listImageMeta, type FeedbackImageRow } from './feedback.repository';
+import {
+  declaredTypeContradicts,
+  isImageMime,
+  megapixels,
+  reencodeImage,
+  sniffImage,
+  type ImageMime,
+} from './feedback-images';
+import {
+  findImage,
+  insertFeedback,
+  listFeedback,
+  listImageMeta,
+  recentFeedback,
+  type FeedbackImageRow,
+} from './feedback.repository';
 
-type ImageMime = FeedbackImage['mime'];
-const IMAGE_TYPES = new Set<string>(FEEDBACK_IMAGE_TYPES);
 const TEXT_FIELDS = new Set(['type', 'message', 'email']);
 const EXTENSIONS: Record<ImageMime, string> = {
   'image/png': 'png',
@@ -38,6 +49,18 @@ export const FEEDBACK_MULTIPART_LIMITS = {
   parts: 20,
 };
 
+/**
+ * The largest body a valid form can have: its files and text fields at their limits, plus room for
+ * the part headers. A Content-Length above it is refused before reading; a chunked body is cut there.
+ */
+export const FEEDBACK_MAX_BODY_BYTES =
+  FEEDBACK_MULTIPART_LIMITS.files * FEEDBACK_MULTIPART_LIMITS.fileSize +
+  FEEDBACK_MULTIPART_LIMITS.fields * FEEDBACK_MULTIPART_LIMITS.fieldSize +
+  64 * 1024;
+
+export const formTooLarge = () =>
+  new HttpError(413, 'payload_too_large', `The form is larger than ${FEEDBACK_MAX_BODY_BYTES} bytes.`);
+
 interface Upload {
   field: string;
   position: number;
@@ -51,6 +74,9 @@ export interface FeedbackForm {
   email: string | null;
   images: Upload[];
 }
+
+const TYPE_MISMATCH = (declared: string, actual: ImageMime) =>
+  `Sent as ${declared || 'no type'} but the file is ${actual}.`;
 
 const invalid = (errors: Record<string, string>) =>
   new HttpError(400, 'validation_error', 'The request is not valid.', errors);
@@ -70,20 +96,17 @@ function multipartError(err: unknown): unknown {
   }
 }
 
-/** What the bytes are (magic numbers), whatever the file name or declared type say. */
-async function sniffImage(data: Buffer): Promise<ImageMime | null> {
-  const type = await fileTypeFromBuffer(data);
-  return type && IMAGE_TYPES.has(type.mime) ? (type.mime as ImageMime) : null;
-}
-
-/** Width × height from the image's header, in megapixels; null when the header cannot be read. */
-function megapixels(data: Buffer): number | null {
-  try {
-    const { width, height } = imageSize(data);
-    return width && height ? (width * height) / 1_000_000 : null;
-  } catch {
-    return null;
-  }
+/**
+ * The file's bytes, or FST_REQ_FILE_TOO_LARGE as soon as it passes the size limit: the plugin's
+ * toBuffer() waits for the part's end, which a 500 MB part reaches only after all of it is read.
+ */
+async function readFile(file: Readable): Promise<Buffer> {
+  file.once('limit', () =>
+    file.destroy(Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' })),
+  );
+  const chunks: Buffer[] = [];
+  for await (const chunk of file) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -93,18 +116,18 @@ function megapixels(data: Buffer): number | null {
 export async function readFeedbackForm(parts: AsyncIterable<Multipart>): Promise<FeedbackForm> {
   const text: Record<string, string> = {};
   const errors: Record<string, string> = {};
-  const files = new Map<string, { position: number; data: Buffer }>();
+  const files = new Map<string, { position: number; data: Buffer; declared: string }>();
   try {
     for await (const part of parts) {
       if (part.type === 'file') {
-        const data = await part.toBuffer();
+        const data = await readFile(part.file);
         // A form's empty file input arrives as a nameless, empty part: no file.
         if (!part.filename && data.length === 0) continue;
         const position = FEEDBACK_IMAGE_FIELDS.indexOf(part.fieldname);
         if (/^image\d+$/.test(part.fieldname) && position < 0) errors.images = FEEDBACK_MESSAGES.tooManyFiles;
         else if (position < 0) errors[part.fieldname] = 'Unexpected file.';
         else if (files.has(part.fieldname)) errors[part.fieldname] = 'One file per field.';
-        else files.set(part.fieldname, { position, data });
+        else files.set(part.fieldname, { position, data, declared: part.mimetype });
       } else if (TEXT_FIELDS.has(part.fieldname)) {
         if (typeof part.value !== 'string' || part.valueTruncated) {
           errors[part.fieldname] =
@@ -120,13 +143,29 @@ export async function readFeedbackForm(parts: AsyncIterable<Multipart>): Promise
 
   const fields = FeedbackFields.safeParse(text);
   if (!fields.success) Object.assign(errors, { ...issuesToErrors(fields.error.issues), ...errors });
+  const sniffed = new Map<string, ImageMime | null>();
+  const mismatched: Record<string, string> = {};
+  for (const [field, { data, declared }] of files) {
+    const mime = await sniffImage(data);
+    sniffed.set(field, mime);
+    if (mime && declaredTypeContradicts(declared, mime)) mismatched[field] = TYPE_MISMATCH(declared, mime);
+  }
+  // An image sent as another type (a GIF as text/html, a JPEG as image/png) is refused whole.
+  if (Object.keys(mismatched).length) {
+    throw new HttpError(415, 'unsupported_media_type', 'A file is not of the type it was sent as.', mismatched);
+  }
   const images: Upload[] = [];
   for (const [field, { position, data }] of files) {
-    const mime = await sniffImage(data);
+    const mime = sniffed.get(field);
     const size = mime ? megapixels(data) : null;
     if (!mime || size === null) errors[field] = FEEDBACK_MESSAGES.notAnImage;
     else if (size > LIMITS.feedbackMaxMegapixels) errors[field] = FEEDBACK_MESSAGES.tooManyPixels;
-    else images.push({ field, position, mime, data });
+    else if (!Object.keys(errors).length && fields.success) {
+      // Only once the form is otherwise valid: decoding is the expensive step.
+      const clean = await reencodeImage(data, mime);
+      if ('error' in clean) errors[field] = clean.error;
+      else images.push({ field, position, mime, data: clean.data });
+    }
   }
   if (Object.keys(errors).length || !fields.success) throw invalid(errors);
   return {
@@ -135,6 +174,19 @@ export async function readFeedbackForm(parts: AsyncIterable<Multipart>): Promise
     email: fields.data.email ? fields.data.email.toLowerCase() : null,
     images: images.sort((a, b) => a.position - b.position),
   };
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The daily quota: at most `max` feedback stored by this user in any 24 hours. Checked before the
+ * body is read; 429 with Retry-After, the seconds until the oldest of them leaves the 24 hours.
+ */
+export async function checkDailyQuota(db: Db, userId: string, max: number, now = Date.now()): Promise<void> {
+  const { count, oldest } = await recentFeedback(db, userId, now - DAY_MS);
+  if (count < max || oldest === null) return;
+  const retryAfter = Math.max(1, Math.ceil((oldest + DAY_MS - now) / 1000));
+  throw tooManyAttempts(retryAfter, `Daily feedback quota reached (${max} in 24 hours). Try again later.`);
 }
 
 export async function createFeedback(db: Db, userId: string, form: FeedbackForm): Promise<void> {
@@ -209,8 +261,8 @@ export async function feedbackImage(
 ): Promise<{ mime: ImageMime; data: Buffer; disposition: string }> {
   const row = await findImage(db, feedbackId, imageId);
   // Only what was sniffed as one of the four image types is ever served, and as that type.
-  if (!row || !IMAGE_TYPES.has(row.mime)) throw notFound();
-  const mime = row.mime as ImageMime;
+  if (!row || !isImageMime(row.mime)) throw notFound();
+  const mime = row.mime;
   const name = `feedback-${feedbackId}-${row.position}`;
   return { mime, data: Buffer.from(row.data), disposition: attachment(name, `.${EXTENSIONS[mime]}`, 'feedback') };
 }

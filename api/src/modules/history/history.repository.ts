@@ -46,6 +46,8 @@ export async function insertHistory(db: DbExecutor, row: NewHistoryRow, readers:
   return id;
 }
 
+const EMAIL_NOT_FOUND = 'email_not_found';
+
 /** Which rows a caller sees: all (admins), or those of any of their reader keys. */
 export type HistoryScope = { kind: 'all' } | { kind: 'readers'; keys: readonly string[] };
 
@@ -87,7 +89,11 @@ function pageQuery(
           .selectFrom('history_audience as a')
           .innerJoin('history as h', 'h.id', 'a.history_id')
           .selectAll('h')
-          .where('a.audience', '=', key);
+          .where('a.audience', '=', key)
+          // A refusal of a foreign id is recorded only where the id exists: in a trail the actor (or
+          // their domain) reads, it would tell them so (both answers are 404). Admins, who see every
+          // e-mail anyway, keep these rows; rows written before this filter are covered as well.
+          .where((eb) => eb.or([eb('h.code', 'is', null), eb('h.code', '!=', EMAIL_NOT_FOUND)]));
   // The keyset columns: the audience's copy drives its index.
   const [date, id] = (key === null ? ['h.created_at', 'h.id'] : ['a.created_at', 'a.history_id']).map((column) =>
     sql.ref(column),

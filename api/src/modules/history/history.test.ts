@@ -73,13 +73,10 @@ test('a user reads their actions and those on their mail; a domain_admin their u
     ['ann@a.example', 'download', ids[0], '198.51.100.1'],
   ]);
   // carl shares mail one with ann, not her download of it: a user's action is about their own copy.
-  expect(await rows('carl@b.example')).toEqual([
-    ['carl@b.example', 'delete', ids[1], '198.51.100.2'],
-    ['carl@b.example', 'download', ids[0], '198.51.100.2'],
-  ]);
-  // Each row names its mail by subject, only where the caller may see that mail: carl's attempt on
-  // ann's mail is recorded, its subject is not carl's to read.
-  expect((await history('carl@b.example')).results.map((r) => r.email)).toEqual([null, { subject: 'one' }]);
+  // His attempt on ann's mail (404) is not in his trail: it would tell him that the id exists.
+  expect(await rows('carl@b.example')).toEqual([['carl@b.example', 'download', ids[0], '198.51.100.2']]);
+  // Each row names its mail by subject, only where the caller may see that mail.
+  expect((await history('carl@b.example')).results.map((r) => r.email)).toEqual([{ subject: 'one' }]);
   expect((await history('root@admin.example')).results.map((r) => r.email?.subject)).toEqual([
     'two',
     'two',
@@ -92,6 +89,58 @@ test('a user reads their actions and those on their mail; a domain_admin their u
     ['ann@a.example', 'delete', ids[1], '198.51.100.1'],
     ['ann@a.example', 'download', ids[0], '198.51.100.1'],
   ]);
+});
+
+test('a probe of a foreign id leaves the prober’s trail as a probe of an unknown id does: unchanged', async () => {
+  const other = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN });
+  try {
+    await other.createUser({ email: 'ops@admin.example', role: 'admin' });
+    await other.createUser({ email: 'eve@b.example', role: 'user', domain: 'b.example' });
+    await other.createUser({ email: 'chief@b.example', role: 'domain_admin', domain: 'b.example' });
+    await other.createUser({ email: 'zed@c.example', role: 'domain_admin', domain: 'c.example' });
+    const foreign = await ingestOk(other, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'not yours' }));
+    const unknown = '01ZZZZZZZZZZZZZZZZZZZZZZZZ';
+    const trail = async (email: string) => {
+      const token = (await other.login(email)).access;
+      const res = await other.app.inject({ method: 'GET', url: '/api/history/', headers: bearer(token) });
+      return res.json().results.map((r: Entry) => [r.user.email, r.action, r.email_id, r.code]);
+    };
+    const probe = async (email: string, id: string) => {
+      const token = (await other.login(email)).access;
+      for (const [method, url] of [
+        ['GET', `/api/quarantine/${id}/raw/`],
+        ['POST', `/api/quarantine/${id}/release/`],
+        ['DELETE', `/api/quarantine/${id}/`],
+      ] as const) {
+        const res = await other.app.inject({ method, url, headers: bearer(token) });
+        expect([url, res.statusCode, res.json().code]).toEqual([url, 404, 'email_not_found']);
+      }
+      const bulk = await other.app.inject({
+        method: 'POST',
+        url: '/api/quarantine/bulk/',
+        headers: bearer(token),
+        payload: { ids: [id], action: 'delete' },
+      });
+      expect(bulk.json().results).toEqual([{ id, status: 'failed', code: 'email_not_found' }]);
+    };
+    // A user and a domain_admin probe an id that exists (not theirs) and one that does not.
+    for (const email of ['eve@b.example', 'zed@c.example']) {
+      await probe(email, unknown);
+      await probe(email, foreign);
+    }
+    // Neither they nor their domain's admin can tell the two answers apart from their trail.
+    for (const reader of ['eve@b.example', 'chief@b.example', 'zed@c.example']) {
+      expect([reader, await trail(reader)]).toEqual([reader, []]);
+    }
+    // An admin, who sees every e-mail anyway, still has the attempts on the one that exists.
+    const seen = await trail('ops@admin.example');
+    expect(seen.filter((r: string[]) => r[2] === unknown)).toEqual([]);
+    expect(new Set(seen.map((r: string[]) => `${r[0]} ${r[2]} ${r[3]}`))).toEqual(
+      new Set([`eve@b.example ${foreign} email_not_found`, `zed@c.example ${foreign} email_not_found`]),
+    );
+  } finally {
+    await other.close();
+  }
 });
 
 test('the readers written with each row are those migration 0012 derives from the rows', async () => {

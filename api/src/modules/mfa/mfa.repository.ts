@@ -67,6 +67,17 @@ export async function replaceBackupCodes(db: DbExecutor, userId: string, hashes:
     .execute();
 }
 
+/** The stored hashes of the user's unused backup codes. */
+export async function listUnusedBackupCodes(db: DbExecutor, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('mfa_backup_codes')
+    .select('code_hash')
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+  return rows.map((r) => r.code_hash);
+}
+
 /** Marks one unused code used; true only for the single call that did. */
 export async function consumeBackupCode(db: DbExecutor, userId: string, hash: string, now: number): Promise<boolean> {
   const result = await db

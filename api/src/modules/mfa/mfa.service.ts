@@ -8,7 +8,7 @@ import type {
 import type { AppContext } from '../../app-context';
 import type { DbExecutor } from '../../db/database';
 import { HttpError, unauthorized } from '../../lib/http-error';
-import { createKeyedHash, createSecretBox } from '../../lib/secret-box';
+import { createSecretBox } from '../../lib/secret-box';
 import { challengePredatesCredentials, revokeOtherSessions, revokeUserSessions } from '../auth/auth.repository';
 import type { AuthContext } from '../auth/auth.service';
 import { mfaMandatory, startSession } from '../auth/auth.service';
@@ -29,6 +29,7 @@ import {
   claimPartialToken,
   clearPendingSecret,
   consumeBackupCode,
+  listUnusedBackupCodes,
   enableWithSecret,
   ensurePartialToken,
   findPartialToken,
@@ -37,7 +38,8 @@ import {
   replaceBackupCodes,
   setPendingSecret,
 } from './mfa.repository';
-import { matchTotp, newBackupCodes, newTotpSecret, normalizeBackupCode, otpauthUrl } from './totp';
+import { createBackupCodeHasher } from './backup-codes';
+import { matchTotp, newTotpSecret, otpauthUrl } from './totp';
 
 type MfaDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens' | 'mailer'>;
 
@@ -60,16 +62,8 @@ export const callerOf = (auth: AuthContext): MfaCaller => ({ userId: auth.user.u
  */
 const secretBox = (deps: MfaDeps) => createSecretBox(deps.config.secretKey, 'mfa-secret');
 
-/**
- * Backup codes are stored as HMAC-SHA256 under a key derived from QC_SECRET_KEY (not argon2id): they
- * are 50-bit random values, not human-chosen passwords, so a slow hash adds little, while a keyed hash
- * means a database dump alone cannot test guesses, and a check is one indexed lookup rather than up to
- * ten argon2 computations per attempt (an easy CPU and memory drain for anyone holding a partial token).
- */
-function backupCodeHasher(deps: MfaDeps): (userId: string, code: string) => string {
-  const hash = createKeyedHash(deps.config.secretKey, 'backup-code');
-  return (userId, code) => hash(`${userId}:${normalizeBackupCode(code)}`);
-}
+/** Backup codes: argon2id, keyed (see backup-codes.ts for why and for the codes stored before). */
+const backupCodes = (deps: MfaDeps) => createBackupCodeHasher(deps.config);
 
 const alreadyEnabled = () => new HttpError(409, 'mfa_already_enabled', 'Two-factor authentication is already enabled.');
 const notEnabled = () => new HttpError(409, 'mfa_not_enabled', 'Two-factor authentication is not enabled.');
@@ -112,11 +106,7 @@ export async function setupMfa(deps: MfaDeps, caller: MfaCaller): Promise<MfaSet
   return { secret, otpauth_url: otpauthUrl(secret, user.email) };
 }
 
-function issueBackupCodes(deps: MfaDeps, userId: string): { codes: string[]; hashes: string[] } {
-  const hash = backupCodeHasher(deps);
-  const codes = newBackupCodes();
-  return { codes, hashes: codes.map((c) => hash(userId, c)) };
-}
+const issueBackupCodes = (deps: MfaDeps, userId: string) => backupCodes(deps).issue(userId);
 
 /**
  * The first code from the pending secret turns MFA on. A signed-in caller keeps their session (the
@@ -145,7 +135,7 @@ export async function enableMfa(
   if (step === null) {
     throw new HttpError(400, 'invalid_code', 'The code is not valid.', { totp_code: 'The code is not valid.' });
   }
-  const { codes, hashes } = issueBackupCodes(deps, user.id);
+  const { codes, hashes } = await issueBackupCodes(deps, user.id);
   const event = await deps.db.transaction().execute(async (trx) => {
     // The enabling code's step is recorded: it cannot be replayed to sign in.
     if (!(await enableWithSecret(trx, user.id, sealed, step))) throw alreadyEnabled();
@@ -181,7 +171,7 @@ export async function regenerateBackupCodes(
   const user = await requireUser(deps, callerOf(auth));
   await checkPassword(deps.passwords, user, password, 'password');
   if (user.mfa_enabled !== 1) throw notEnabled();
-  const { codes, hashes } = issueBackupCodes(deps, user.id);
+  const { codes, hashes } = await issueBackupCodes(deps, user.id);
   const now = Date.now();
   await deps.db.transaction().execute(async (trx) => {
     await replaceBackupCodes(trx, user.id, hashes, now);
@@ -230,7 +220,10 @@ export async function verifySecondFactor(
     ok = step !== null && (await advanceTotpStep(deps.db, user.id, step));
     replay = step !== null && !ok;
   } else {
-    ok = await consumeBackupCode(deps.db, user.id, backupCodeHasher(deps)(user.id, body.backup_code), now);
+    const stored = await listUnusedBackupCodes(deps.db, user.id);
+    for (const candidate of await backupCodes(deps).candidates(user.id, body.backup_code, stored)) {
+      if (stored.includes(candidate) && (ok = await consumeBackupCode(deps.db, user.id, candidate, now))) break;
+    }
   }
   if (!ok) {
     await recordPartialFailure(deps.db, jti, deps.config.mfaRate.maxFailures, now);

@@ -1,4 +1,4 @@
-import type { Multipart } from '@fastify/multipart';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { INGEST_LIMITS, IngestMeta, MAIL_ACTIONS, type MailAction, type RspamdSymbol } from '@qc/contracts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../app-context';
@@ -93,31 +93,65 @@ const invalid = (errors: Record<string, string>) =>
   new HttpError(400, 'validation_error', 'The request is not valid.', errors);
 const tooLarge = () => new HttpError(413, 'payload_too_large', 'The message is too large.');
 
-/** @fastify/multipart limits for the ingest form: one `meta` field, one `message` file. */
+/**
+ * @fastify/multipart limits for the ingest form: `meta` (a text field, or a file part as curl's
+ * `-F meta=@meta.json` sends it) and one `message` file.
+ */
 export function ingestMultipartLimits(maxBytes: number) {
-  return { fileSize: maxBytes, files: 1, fields: 4, fieldSize: INGEST_LIMITS.metaMaxBytes, parts: 8 };
+  return { fileSize: maxBytes, files: 2, fields: 4, fieldSize: INGEST_LIMITS.metaMaxBytes, parts: 8 };
 }
 
 const NOT_JSON = 'Not valid JSON.';
 
+/** A `meta` file part as text: bounded like the text field (413 past it), UTF-8 or a 400. */
+async function metaFileText(part: MultipartFile): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of part.file as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > INGEST_LIMITS.metaMaxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  if (part.file.truncated) throw tooLarge();
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw invalid({ meta: NOT_JSON });
+  }
+}
+
 /**
- * Reads the form: `meta` (JSON, as a text field or a part of type application/json) and `message`
- * (a file part: the raw bytes).
+ * Reads the form: `meta` (JSON, as a text field, a part of type application/json, or a file part)
+ * and `message` (a file part: the raw bytes). Each at most once: two would leave it unclear which
+ * one was meant.
  */
 export async function readIngestForm(parts: AsyncIterable<Multipart>): Promise<{ meta: IngestMeta; raw: Buffer }> {
   let metaValue: unknown;
   let raw: Buffer | undefined;
+  const given = new Set<string>();
+  const once = (field: string) => {
+    if (given.has(field)) throw invalid({ [field]: 'Sent more than once.' });
+    given.add(field);
+  };
   try {
     for await (const part of parts) {
-      if (part.type === 'file') {
+      if (part.type === 'file' && part.fieldname === 'meta') {
+        once('meta');
+        metaValue = await metaFileText(part);
+      } else if (part.type === 'file') {
         const data = await part.toBuffer();
-        if (part.fieldname === 'message') raw = data;
+        if (part.fieldname === 'message') {
+          once('message');
+          raw = data;
+        }
       } else if (part.fieldname === 'meta') {
+        once('meta');
         if (part.valueTruncated) throw tooLarge();
         metaValue = part.value;
       }
     }
   } catch (err) {
+    if (err instanceof HttpError) throw err;
     const code = (err as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && /^FST_(REQ_FILE_TOO_LARGE|PARTS_LIMIT|FILES_LIMIT|FIELDS_LIMIT)$/.test(code)) {
       throw tooLarge();

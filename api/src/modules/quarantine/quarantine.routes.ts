@@ -12,7 +12,7 @@ import {
   ReleaseRequest,
   ReleaseResponse,
 } from '@qc/contracts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
@@ -32,11 +32,21 @@ import { releaseMessage } from './release.service';
 
 /** The form, for the OpenAPI document: the handler reads the multipart parts and checks them itself. */
 const IngestForm = z.object({
-  meta: z.string().describe('JSON: IngestMeta (DESIGN §4)'),
+  meta: z.string().describe('JSON: IngestMeta (DESIGN §4), as a text field or a file part'),
   message: z.file().describe('The raw message (message/rfc822), as received'),
 });
 
 const IdParams = z.object({ id: z.string().min(1).max(64) });
+
+/**
+ * A message's content is kept in no cache, not even the browser's own (the api's default is
+ * `private, no-cache`: stored, revalidated). Set before the handler runs, so the errors of these
+ * routes carry it too.
+ */
+export const NO_STORE = 'private, no-store';
+const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
+  reply.header('cache-control', NO_STORE);
+};
 
 /** Who acts, from where (request.ip honours X-Forwarded-For only from QC_TRUSTED_PROXIES). */
 const actorOf = (request: FastifyRequest): Actor => ({ auth: currentAuth(request), ip: request.ip ?? null });
@@ -122,7 +132,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   app.get(
     '/api/quarantine/:id/',
     {
-      onRequest: auth,
+      onRequest: [auth, noStore],
       schema: {
         tags: ['quarantine'],
         summary: 'One quarantined e-mail: every field of spec §3',
@@ -138,7 +148,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   app.get(
     '/api/quarantine/:id/raw/',
     {
-      onRequest: auth,
+      onRequest: [auth, noStore],
       // Every GET is recorded as a download: a HEAD (link checkers, prefetch) must not be.
       exposeHeadRoute: false,
       schema: {

@@ -150,6 +150,25 @@ describe('scoping per role (DESIGN §4 "Per recipient")', () => {
   });
 });
 
+test('the detail and the raw message are kept in no cache (no-store), their errors included; other routes keep no-cache', async () => {
+  const get = (url: string, email = 'ann@a.example') =>
+    t.app.inject({ method: 'GET', url, headers: bearer(tokens[email]!) });
+  const answers = [
+    await get(`/api/quarantine/${ids.hi}/`),
+    await get(`/api/quarantine/${ids.hi}/raw/`),
+    await get(`/api/quarantine/${ids.carl}/`), // not ann's: 404
+    await get(`/api/quarantine/${ids.carl}/raw/`),
+  ];
+  expect(answers.map((r) => [r.statusCode, r.headers['cache-control']])).toEqual([
+    [200, 'private, no-store'],
+    [200, 'private, no-store'],
+    [404, 'private, no-store'],
+    [404, 'private, no-store'],
+  ]);
+  // Everything else the api answers is unchanged (stored, revalidated: Chromium's DevTools needs it).
+  expect((await get('/api/quarantine/')).headers['cache-control']).toBe('private, no-cache');
+});
+
 describe('keyset pagination', () => {
   test('pages of 3 walk the whole list once, newest first, ties broken by id', async () => {
     const all = (await list('ann@a.example', '?page_size=200')).results;

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import type { DeliveryOutcome, RecipientStatus } from '../../db/schema';
 import { isDatabaseUnavailable, type ErrorLogger } from '../../lib/error-handler';
 import { HttpError } from '../../lib/http-error';
-import { relayRaw, type RelayResult, type RelayTimeouts } from '../../lib/smtp-relay';
+import { DEFAULT_RELAY_TIMEOUTS, relayRaw, type RelayResult, type RelayTimeouts } from '../../lib/smtp-relay';
 import { findMessage, findRaw } from './quarantine.repository';
 import { claimForRelease, finishRelease, type FinishInput } from './status.repository';
 import type { Scope } from './quarantine-scope';
@@ -104,6 +104,93 @@ function interpret(result: RelayResult, recipients: string[]): Outcome {
         detail: 'The connection to the mail relay was lost after the message was sent: it may have been delivered.',
       };
   }
+}
+
+/** One SMTP transaction of a release: what the relay said, and the recipients that answer settles. */
+interface Part {
+  result: RelayResult;
+  recipients: string[];
+}
+
+/**
+ * Hands the message to the relay in transactions of at most `maxRcpts` recipients (one connection
+ * each). Recipients the relay answers 452 (too many for this transaction) go into the next one, and
+ * the limit drops to what the relay took. Stops at the first transaction that did not go through
+ * (nothing more is tried against a relay that refused, is down or went silent) or once the time for
+ * the whole release is up: the recipients not tried then are not delivered (release_failed).
+ */
+async function relayInTransactions(
+  url: string,
+  from: string,
+  recipients: string[],
+  wire: string[],
+  data: Buffer,
+  options: { maxRcpts: number; timeouts?: RelayTimeouts; breaker?: RelayBreaker },
+): Promise<Part[]> {
+  const timeouts = options.timeouts ?? DEFAULT_RELAY_TIMEOUTS;
+  // One deadline for the whole release, so that it is settled before its claim may be taken over.
+  const deadline = Date.now() + timeouts.totalTimeout;
+  const onWire = new Map(recipients.map((r, i) => [r, wire[i]!]));
+  const parts: Part[] = [];
+  let queue = recipients;
+  let limit = options.maxRcpts;
+  while (queue.length) {
+    const left = deadline - Date.now();
+    if (left <= 0 || options.breaker?.down) {
+      const error = left <= 0 ? 'no time left for this release' : 'relay unreachable (not tried again)';
+      parts.push({ result: { outcome: 'unreachable', response: null, error, connected: false }, recipients: queue });
+      break;
+    }
+    const batch = queue.slice(0, limit);
+    const to = batch.map((r) => onWire.get(r)!);
+    const result = await relayRaw(url, { from, to }, data, { ...timeouts, totalTimeout: left });
+    if (options.breaker && tripsBreaker(result)) options.breaker.down = true;
+    const again = new Set(result.outcome === 'sent' ? result.tooMany.map((a) => a.toLowerCase()) : []);
+    // 452 means "not in this transaction": only worth another if this one took someone.
+    const retry = result.outcome === 'sent' && result.accepted.length > 0 ? batch.filter((r) => again.has(r)) : [];
+    parts.push({ result, recipients: retry.length ? batch.filter((r) => !again.has(r)) : batch });
+    if (result.outcome !== 'sent') {
+      if (queue.length > batch.length) {
+        const error = 'not tried after a failed transaction';
+        const rest = queue.slice(batch.length);
+        parts.push({ result: { outcome: 'unreachable', response: null, error, connected: false }, recipients: rest });
+      }
+      break;
+    }
+    if (retry.length) limit = Math.max(1, result.accepted.length);
+    queue = [...retry, ...queue.slice(batch.length)];
+  }
+  return parts;
+}
+
+/**
+ * The outcome of a release from its transactions: each recipient's status is that of its own
+ * transaction. Any recipient released: released or partially_released (200; a later transaction
+ * lost after its data leaves its recipients release_unknown). None: release_unknown if a transaction
+ * may have delivered, else the first failure. The response is that of the transaction that decided.
+ */
+function combine(parts: Part[]): Outcome {
+  const outcomes = parts.map((p) => interpret(p.result, p.recipients));
+  if (outcomes.length === 1) return outcomes[0]!;
+  const statusOf = new Map<string, RecipientStatus>();
+  parts.forEach((p, i) => p.recipients.forEach((r) => statusOf.set(r, outcomes[i]!.statusOf(r))));
+  const accepted = outcomes.flatMap((o) => o.delivery.accepted);
+  const rejected = outcomes.flatMap((o) => o.delivery.rejected);
+  const delivery = (response: string | null) => ({ response, accepted, rejected });
+  const status = (r: string) => statusOf.get(r) ?? 'release_failed';
+  if (accepted.length) {
+    const lastSent = outcomes.filter((o) => o.outcome === 'released' || o.outcome === 'partially_released').at(-1)!;
+    const all = accepted.length === statusOf.size;
+    return {
+      outcome: all ? 'released' : 'partially_released',
+      code: null,
+      statusOf: status,
+      delivery: delivery(lastSent.delivery.response),
+      detail: lastSent.detail,
+    };
+  }
+  const decisive = outcomes.find((o) => o.outcome === 'release_unknown') ?? outcomes.find((o) => o.code)!;
+  return { ...decisive, statusOf: status, delivery: delivery(decisive.delivery.response) };
 }
 
 /**
@@ -244,10 +331,13 @@ export async function releaseMessage(
     );
   } else {
     const data = Buffer.concat([releasedHeader(raw, user.email, new Date()), raw]);
-    const to = asReceived(message.envelope_to, recipients);
-    const result = await relayRaw(smtpUrl, { from, to }, data, options.timeouts);
-    if (options.breaker && tripsBreaker(result)) options.breaker.down = true;
-    outcome = interpret(result, recipients);
+    const wire = asReceived(message.envelope_to, recipients);
+    const parts = await relayInTransactions(smtpUrl, from, recipients, wire, data, {
+      maxRcpts: deps.config.relayMaxRcpts,
+      timeouts: options.timeouts,
+      breaker: options.breaker,
+    });
+    outcome = combine(parts);
   }
 
   await recordOutcome(deps, options.log, {

@@ -591,7 +591,7 @@ test('a bulk action stops trying a relay that could not be reached or went silen
     [{ outcome: 'unreachable', response: null, error: 'closed at MAIL FROM', connected: true }, false],
     [{ outcome: 'unknown', response: null, error: 'EPIPE', timedOut: false }, false],
     [{ outcome: 'refused', response: '554 no', accepted: [], rejected: ['a@x'] }, false],
-    [{ outcome: 'sent', response: '250 ok', accepted: ['a@x'], rejected: [] }, false],
+    [{ outcome: 'sent', response: '250 ok', accepted: ['a@x'], rejected: [], tooMany: [] }, false],
   ];
   for (const [result, trips] of cases) expect([result, tripsBreaker(result)]).toEqual([result, trips]);
 });

@@ -1,0 +1,190 @@
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { bearer, createTestApp, type TestApp } from '../../test/helpers';
+import { FEEDBACK_MAX_BODY_BYTES } from './feedback.service';
+
+// Issue 21 item 4: an oversize upload is answered and the connection closed at the limit, not read
+// to its end; and a daily quota per user.
+
+const MB = 1024 * 1024;
+/** What the client offers: far more than any limit, so reading it all would show. */
+const OFFERED = 160 * MB;
+/**
+ * What may be sent before the server's close is seen: the limit plus the socket buffers of both
+ * ends on loopback (a few MB each with autotuning) and the responses' round trip.
+ */
+const SLACK = 32 * MB;
+
+let t: TestApp;
+let port: number;
+let token: string;
+beforeAll(async () => {
+  t = await createTestApp({ QC_FEEDBACK_RATE_MAX: '1000' });
+  await t.createUser({ email: 'big@example.com' });
+  token = (await t.login('big@example.com')).access;
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (t.app.server.address() as AddressInfo).port;
+});
+afterAll(() => t.close());
+
+const BOUNDARY = 'qcLimitBoundary';
+const head = (headers: Record<string, string>) =>
+  [
+    'POST /api/feedback/ HTTP/1.1',
+    'host: 127.0.0.1',
+    `content-type: multipart/form-data; boundary=${BOUNDARY}`,
+    `authorization: Bearer ${token}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    '',
+    '',
+  ].join('\r\n');
+
+/** A form's opening followed by an endless part (a file or a text field), in 256 KB pieces. */
+function* endlessPart(disposition: string, chunked: boolean): Generator<Buffer> {
+  const frame = (b: Buffer) =>
+    chunked ? Buffer.concat([Buffer.from(`${b.length.toString(16)}\r\n`), b, Buffer.from('\r\n')]) : b;
+  yield frame(
+    Buffer.from(
+      `--${BOUNDARY}\r\ncontent-disposition: form-data; name="type"\r\n\r\nbug\r\n` +
+        `--${BOUNDARY}\r\ncontent-disposition: form-data; ${disposition}\r\n\r\n`,
+    ),
+  );
+  const piece = frame(Buffer.alloc(256 * 1024, 0x61));
+  for (;;) yield piece;
+}
+
+interface Outcome {
+  /** Body bytes handed to the socket before the server closed it (or all of OFFERED). */
+  sent: number;
+  status: number;
+  body: string;
+  connection: string | undefined;
+}
+
+/** Streams the request over a real socket until the server closes it or OFFERED bytes are sent. */
+function stream(headers: string, pieces: Generator<Buffer>): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let sent = 0;
+    let closed = false;
+    let response = '';
+    socket.on('data', (d) => (response += d.toString('latin1')));
+    socket.on('error', () => (closed = true));
+    socket.on('close', () => {
+      closed = true;
+      const [statusLine = '', ...rest] = response.split('\r\n');
+      const blank = rest.indexOf('');
+      const fields = Object.fromEntries(
+        rest.slice(0, blank).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
+      resolve({
+        sent,
+        status: Number(statusLine.split(' ')[1]),
+        body: rest.slice(blank + 1).join('\r\n'),
+        connection: fields.connection,
+      });
+    });
+    socket.on('connect', async () => {
+      socket.write(headers);
+      for (const piece of pieces) {
+        if (closed || sent >= OFFERED) break;
+        sent += piece.length;
+        if (!socket.write(piece)) {
+          await new Promise((r) => {
+            socket.once('drain', r);
+            socket.once('close', r);
+          });
+        }
+      }
+      if (!closed) socket.end(); // all offered: a server that drained it all answers, then closes
+    });
+  });
+}
+
+test('a declared Content-Length over any valid form → 413 at once, nothing read', async () => {
+  const out = await stream(
+    head({ 'content-length': String(500 * MB) }),
+    endlessPart('name="image0"; filename="a.png"\r\ncontent-type: image/png', false),
+  );
+  expect(out.status).toBe(413);
+  expect(JSON.parse(out.body.replace(/^[0-9a-f]+\r\n/, '').split('\r\n')[0]!)).toMatchObject({
+    code: 'payload_too_large',
+  });
+  expect(out.connection).toBe('close');
+  expect(out.sent).toBeLessThan(SLACK);
+});
+
+test('a chunked file over 5 MB → 413 file_too_large, and the connection closes near the limit', async () => {
+  const out = await stream(
+    head({ 'transfer-encoding': 'chunked' }),
+    endlessPart('name="image0"; filename="a.png"\r\ncontent-type: image/png', true),
+  );
+  expect(out.status).toBe(413);
+  expect(out.body).toContain('file_too_large');
+  expect(out.connection).toBe('close');
+  expect(out.sent).toBeLessThan(5 * MB + SLACK);
+});
+
+test('a chunked text field without end → 413 once the form passes its largest size, not read to the end', async () => {
+  const out = await stream(head({ 'transfer-encoding': 'chunked' }), endlessPart('name="message"', true));
+  expect(out.status).toBe(413);
+  expect(out.body).toContain('payload_too_large');
+  expect(out.connection).toBe('close');
+  expect(out.sent).toBeLessThan(FEEDBACK_MAX_BODY_BYTES + SLACK);
+});
+
+test('the server still answers after those (nothing left hanging)', async () => {
+  const res = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(token) });
+  expect(res.statusCode).toBe(200);
+});
+
+describe('daily quota', () => {
+  let q: TestApp;
+  beforeAll(async () => {
+    q = await createTestApp({ QC_FEEDBACK_RATE_MAX: '1000', QC_FEEDBACK_DAILY_MAX: '2' });
+  });
+  afterAll(() => q.close());
+
+  const form = (message: string) => {
+    const payload =
+      `--${BOUNDARY}\r\ncontent-disposition: form-data; name="type"\r\n\r\nbug\r\n` +
+      `--${BOUNDARY}\r\ncontent-disposition: form-data; name="message"\r\n\r\n${message}\r\n--${BOUNDARY}--\r\n`;
+    return { payload, headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } };
+  };
+  const send = (access: string, message = 'Something went wrong today.') =>
+    q.app.inject({
+      method: 'POST',
+      url: '/api/feedback/',
+      ...form(message),
+      headers: { ...form(message).headers, ...bearer(access) },
+    });
+
+  test('QC_FEEDBACK_DAILY_MAX stored per user in 24 h; then 429 with Retry-After until the oldest ages out', async () => {
+    const u = await q.createUser({ email: 'daily@example.com' });
+    const other = await q.createUser({ email: 'other@example.com' });
+    const access = (await q.login('daily@example.com')).access;
+    // A refused form is not feedback: it does not use the quota.
+    expect((await send(access, 'short')).statusCode).toBe(400);
+    // One sent 23 hours ago still counts; it leaves the 24 hours in an hour.
+    await q.db
+      .insertInto('feedback')
+      .values({
+        id: 'old-feedback-1',
+        user_id: u.id,
+        type: 'bug',
+        message: 'Sent yesterday, still within 24 hours.',
+        email: null,
+        created_at: Date.now() - 23 * 3600 * 1000,
+      })
+      .execute();
+    expect((await send(access)).statusCode).toBe(201);
+    const refused = await send(access);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'rate_limited', detail: expect.stringContaining('2') });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    // Another user has their own quota.
+    expect((await send((await q.login(other.email)).access)).statusCode).toBe(201);
+  });
+});
