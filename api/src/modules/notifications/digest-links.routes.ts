@@ -6,6 +6,7 @@ import type { AppContext } from '../../app-context';
 import { createAttemptCounter } from '../auth/attempt-counter';
 import { throwIfLimited } from '../auth/attempt-limiter';
 import { actOnLink, linkInfo } from './digest-links.service';
+import { verifyDigestLink } from './digest-link';
 
 const TokenParams = z.object({ token: z.string().min(1).max(1024) });
 
@@ -25,15 +26,20 @@ export const DigestLinkUsed = ApiError.extend({ outcome: DigestActOutcome.nullab
 const SeeOther = z.null().describe('A browser (Accept: text/html) is sent to the confirm page /digest/{token}');
 
 export const digestLinksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  // Anonymous (the token is the credential): every GET and POST counts against the client
-  // address's budget, the size of the sign-in one (QC_LOGIN_RATE_IP_MAX per QC_LOGIN_RATE_WINDOW).
+  // Anonymous (the token is the credential): a token whose signature does not hold counts against
+  // the client address's budget, the size of the sign-in one (QC_LOGIN_RATE_IP_MAX per
+  // QC_LOGIN_RATE_WINDOW). A genuine link does not: many users behind one office address, or a mail
+  // provider's one-click unsubscribe (RFC 8058) from its few addresses, must not lock each other out;
+  // a genuine link is single use anyway.
   const perIp = createAttemptCounter(ctx.db, {
     name: 'digest-link',
     max: ctx.config.loginRate.ipMax,
     windowSeconds: ctx.config.loginRate.windowSeconds,
   });
-  const limit = async (ip: string) =>
+  const limit = async (ip: string, token: string) => {
+    if (verifyDigestLink(ctx.config.secretKey, token)) return;
     throwIfLimited([await perIp(normalizeIP(ip))], 'Too many attempts. Try again later.');
+  };
 
   // RFC 8058's one-click POST is form-encoded; Fastify parses no forms by default. Scoped to this
   // plugin: every other route still answers 415 to a form.
@@ -53,14 +59,14 @@ export const digestLinksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
           'The token of a digest e-mail’s link is the credential. Never acts (mail scanners prefetch links): ' +
           '`state` ready | used (with the first `outcome`) | expired | invalid (tampered, unknown, a deactivated ' +
           'account, a message no longer the recipient’s: nothing told about it). A browser (Accept: text/html) ' +
-          'is sent 303 to the console’s confirm page `/digest/{token}`. Attempts per client address are limited ' +
-          'like sign-ins (429).',
+          'is sent 303 to the console’s confirm page `/digest/{token}`. Tokens that are not genuine are limited ' +
+          'per client address like sign-ins (429).',
         params: TokenParams,
         response: { 200: DigestLinkInfo, 303: SeeOther, 400: ApiError, 429: ApiError },
       },
     },
     async (request, reply) => {
-      await limit(request.ip);
+      await limit(request.ip, request.params.token);
       if (request.headers.accept?.includes('text/html')) {
         const page = `${ctx.config.publicUrl}/digest/${encodeURIComponent(request.params.token)}`;
         return reply.redirect(page, 303);
@@ -99,7 +105,7 @@ export const digestLinksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
       },
     },
     async (request) => {
-      await limit(request.ip);
+      await limit(request.ip, request.params.token);
       return actOnLink(ctx, request.params.token, request.ip ?? null, request.log);
     },
   );
