@@ -50,3 +50,12 @@ export async function purgeSessionsBatch(db: DbExecutor, before: number, limit: 
       limit ${limit})`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
+
+/**
+ * Single-use records of digest links used before `before`: by then every link they name has
+ * expired (unsubscribe links last longest), so an expired link is refused without them.
+ */
+export async function purgeDigestLinkUses(db: DbExecutor, before: number): Promise<number> {
+  const result = await db.deleteFrom('digest_link_uses').where('used_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../app-context';
 import { runExclusive, type Exclusive } from '../jobs/jobs.service';
 import { DAY_MS } from '../statistics/statistics.repository';
-import { purgeRawBatch, purgeSessionsBatch } from './retention.repository';
+import { UNSUBSCRIBE_TTL_MS } from '../notifications/digest.compose';
+import { purgeDigestLinkUses, purgeRawBatch, purgeSessionsBatch } from './retention.repository';
 
 type Deps = Pick<AppContext, 'db' | 'config'>;
 
@@ -14,12 +15,15 @@ export interface RetentionResult {
   purged: number;
   /** Sessions deleted (revoked, or expired in a sign-in that has ended). */
   sessions: number;
+  /** Digest link uses deleted (every link they name has expired). */
+  digest_links: number;
 }
 
 /**
  * The retention job (DESIGN §5): under the database claim, purges in batches the raw mail of
  * messages received more than QC_RETENTION_DAYS days before `now` (0 disables that part; metadata
- * and history are kept), then sessions that can never be used again.
+ * and history are kept), then sessions that can never be used again, and the single-use records of
+ * digest links that have all expired.
  */
 export async function runRetention(deps: Deps, now = Date.now()): Promise<Exclusive<RetentionResult>> {
   const { retentionDays, retentionBatch: batch } = deps.config;
@@ -41,6 +45,7 @@ export async function runRetention(deps: Deps, now = Date.now()): Promise<Exclus
       sessions += n;
       if (n < batch || !(await lease.renew())) break;
     }
-    return { purged, sessions };
+    const digestLinks = await purgeDigestLinkUses(deps.db, now - UNSUBSCRIBE_TTL_MS - DAY_MS);
+    return { purged, sessions, digest_links: digestLinks };
   });
 }

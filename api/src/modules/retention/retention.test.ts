@@ -81,7 +81,7 @@ describe('retention purge', () => {
     const historyBefore = await t.db.selectFrom('history').selectAll().orderBy('id').execute();
     const messagesBefore = await t.db.selectFrom('quarantine_messages').select('id').execute();
     const run = await runRetention(t);
-    expect(run).toEqual({ ran: true, result: { purged: 5, sessions: expect.any(Number) } }); // 3 batches of ≤ 2
+    expect(run).toEqual({ ran: true, result: { purged: 5, sessions: expect.any(Number), digest_links: 0 } }); // 3 batches of ≤ 2
     expect((await rawIds()).sort()).toEqual([...fresh].sort());
     // Metadata, recipients, statuses and history are kept.
     expect(await t.db.selectFrom('quarantine_messages').select('id').execute()).toHaveLength(messagesBefore.length);
@@ -98,7 +98,7 @@ describe('retention purge', () => {
       fresh.map(() => [expect.stringContaining('Body of'), null]),
     );
     // A second run finds nothing more.
-    expect(await runRetention(t)).toEqual({ ran: true, result: { purged: 0, sessions: 0 } });
+    expect(await runRetention(t)).toEqual({ ran: true, result: { purged: 0, sessions: 0, digest_links: 0 } });
   });
 
   test('a purged mail is still listed and searchable; its detail says so', async () => {
@@ -165,7 +165,7 @@ test('QC_RETENTION_DAYS=0 purges no mail', async () => {
   const off = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN, QC_RETENTION_DAYS: '0' });
   try {
     await ingestOk(off, meta({ rcpt_to: ['ann@a.example'], received_at: daysAgo(3000) }));
-    expect(await runRetention(off)).toEqual({ ran: true, result: { purged: 0, sessions: 0 } });
+    expect(await runRetention(off)).toEqual({ ran: true, result: { purged: 0, sessions: 0, digest_links: 0 } });
     expect(await off.db.selectFrom('quarantine_raw').select('message_id').execute()).toHaveLength(1);
   } finally {
     await off.close();
@@ -256,8 +256,28 @@ test('sessions: revoked and dead sign-ins are deleted; a replaced token of a liv
       row('just-expired', 'fresh', now - 1000), // an access token of it may still be valid
     ])
     .execute();
+  // Digest link uses: kept while a link they name may still be valid (90 days + 1), then deleted.
+  await t.db
+    .insertInto('digest_link_uses')
+    .values(
+      [
+        ['old-link', now - 92 * DAY_MS],
+        ['recent-link', now - 60 * DAY_MS],
+      ].map(([link_id, used_at]) => ({
+        link_id: link_id as string,
+        user_id: user.id,
+        action: 'unsubscribe',
+        message_id: null,
+        used_at: used_at as number,
+        outcome: '{}',
+      })),
+    )
+    .execute();
   const run = await runRetention(t);
-  expect(run).toEqual({ ran: true, result: { purged: 0, sessions: 3 } });
+  expect(run).toEqual({ ran: true, result: { purged: 0, sessions: 3, digest_links: 1 } });
+  expect((await t.db.selectFrom('digest_link_uses').select('link_id').execute()).map((r) => r.link_id)).toEqual([
+    'recent-link',
+  ]);
   const left = (await t.db.selectFrom('sessions').select('id').execute()).map((r) => r.id);
   expect(left).toEqual(expect.arrayContaining(['live-old', 'live-new', 'just-expired']));
   for (const id of ['dead-1', 'dead-2', 'revoked']) expect(left).not.toContain(id);
