@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Cron } from 'croner';
 import { z } from 'zod';
-import { LIMITS, ROLES, type Role } from '@qc/contracts';
+import { BULK_MAX_IDS, LIMITS, ROLES, type Role } from '@qc/contracts';
 import { usableCpus } from './lib/cpus';
 
 /** The repository root: defaults for the built front end are relative to it, not to the cwd. */
@@ -51,6 +51,8 @@ export interface Config {
   feedbackRate: { max: number; windowSeconds: number };
   /** Feedback a user may send in any 24 hours (stored submissions); beyond it: 429. */
   feedbackDailyMax: number;
+  /** Per user and minute: raw downloads, searches (a list with a typed term), releases (per message). */
+  budgets: { downloads: number; searches: number; releases: number };
   mailFrom: string;
   /** Days raw mail is kept (0: never purged). */
   retentionDays: number;
@@ -188,6 +190,10 @@ const EnvSchema = z.object({
   QC_FEEDBACK_RATE_MAX: int(10, 1, 100_000),
   QC_FEEDBACK_RATE_WINDOW: int(3600, 1, 24 * 3600),
   QC_FEEDBACK_DAILY_MAX: int(30, 1, 100_000),
+  QC_BUDGET_DOWNLOADS: int(60, 1, 100_000),
+  QC_BUDGET_SEARCHES: int(120, 1, 100_000),
+  // A bulk release spends one per message, all or nothing: below BULK_MAX_IDS a full bulk could never pass.
+  QC_BUDGET_RELEASES: int(1000, BULK_MAX_IDS, 1_000_000),
   QC_RETENTION_DAYS: int(30, 0, 3650),
   QC_RETENTION_SCHEDULE: z
     .string()
@@ -389,6 +395,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     invitationTtl: e.QC_INVITATION_TTL,
     feedbackRate: { max: e.QC_FEEDBACK_RATE_MAX, windowSeconds: e.QC_FEEDBACK_RATE_WINDOW },
     feedbackDailyMax: e.QC_FEEDBACK_DAILY_MAX,
+    budgets: { downloads: e.QC_BUDGET_DOWNLOADS, searches: e.QC_BUDGET_SEARCHES, releases: e.QC_BUDGET_RELEASES },
     retentionDays: e.QC_RETENTION_DAYS,
     retentionSchedule: e.QC_RETENTION_SCHEDULE,
     retentionBatch: e.QC_RETENTION_BATCH,

@@ -269,9 +269,12 @@ export interface QuarantineSuite {
 }
 
 /** The quarantine suites' set-up: an app with the ingest token, an SMTP sink, these users signed in. */
-export async function startQuarantineSuite(users: SuiteUser[]): Promise<QuarantineSuite> {
+export async function startQuarantineSuite(
+  users: SuiteUser[],
+  overrides: Record<string, string> = {},
+): Promise<QuarantineSuite> {
   const sink = await startSink();
-  const t = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN, QC_SMTP_URL: sink.url });
+  const t = await createTestApp({ QC_INGEST_TOKEN: INGEST_TOKEN, QC_SMTP_URL: sink.url, ...overrides });
   const tokens: Record<string, string> = {};
   const userIds: Record<string, string> = {};
   for (const [email, role, domain] of users) {

@@ -1,9 +1,9 @@
 import ky, { HTTPError, TimeoutError } from 'ky';
-import { errorMessageKey, isHTTPError, readApiError } from './client';
+import { errorMessageKey, errorMessageValues, isHTTPError, readApiError } from './client';
 
-function httpError(status: number, data?: unknown) {
+function httpError(status: number, data?: unknown, headers: Record<string, string> = {}) {
   const request = new Request('http://localhost/api/x/');
-  const error = new HTTPError(new Response(null, { status }), request, {} as never);
+  const error = new HTTPError(new Response(null, { status, headers }), request, {} as never);
   (error as { data: unknown }).data = data;
   return error;
 }
@@ -28,6 +28,19 @@ describe('error helpers', () => {
       detail: 'Bad',
       errors: { email: 'Invalid' },
     });
+  });
+
+  it('a 429 with Retry-After says the wait: seconds up to two minutes, else minutes', () => {
+    const limited = (retryAfter: string) => httpError(429, { code: 'rate_limited' }, { 'Retry-After': retryAfter });
+    expect(readApiError(limited('42')).retryAfter).toBe(42);
+    expect(errorMessageKey(limited('42'))).toBe('errors.rate_limited_seconds');
+    expect(errorMessageValues(limited('42'))).toEqual({ count: 42 });
+    expect(errorMessageKey(limited('900'))).toBe('errors.rate_limited_minutes');
+    expect(errorMessageValues(limited('900'))).toEqual({ count: 15 });
+    // Not said, or not a number of seconds: the message without a wait.
+    expect(errorMessageKey(limited('soon'))).toBe('errors.rate_limited');
+    expect(errorMessageValues(httpError(429))).toEqual({});
+    expect(errorMessageValues(httpError(500))).toEqual({});
   });
 
   it('maps statuses to translated common keys (the English detail is never shown)', () => {

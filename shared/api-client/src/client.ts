@@ -38,6 +38,8 @@ export interface ApiErrorInfo {
   code: string;
   detail: string;
   errors?: Record<string, string>;
+  /** Seconds a 429's Retry-After asks to wait (absent: not said). */
+  retryAfter?: number;
 }
 
 /**
@@ -54,11 +56,13 @@ export const isHTTPError = (error: unknown): error is HTTPError =>
 export function readApiError(error: unknown): ApiErrorInfo {
   if (isHTTPError(error)) {
     const data = error.data as { detail?: unknown; code?: unknown; errors?: unknown } | undefined;
+    const retryAfter = Number(error.response.headers.get('retry-after') ?? NaN);
     return {
       status: error.response.status,
       code: typeof data?.code === 'string' ? data.code : `http_${error.response.status}`,
       detail: typeof data?.detail === 'string' ? data.detail : error.message,
       ...(data?.errors && typeof data.errors === 'object' ? { errors: data.errors as Record<string, string> } : {}),
+      ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfter } : {}),
     };
   }
   if (kyErrorNamed(error, 'TimeoutError')) return { status: 0, code: 'timeout', detail: error.message };
@@ -66,15 +70,35 @@ export function readApiError(error: unknown): ApiErrorInfo {
   return { status: 0, code: 'unknown', detail: error instanceof Error ? error.message : String(error) };
 }
 
-/** The `common` i18n key for an error, by status (the API's `detail` is English; the UI translates). */
+/**
+ * A 429's wait as the message says it: seconds up to two minutes, else whole minutes (a per-minute
+ * budget of the api waits at most 60 s; a sign-in or feedback limit may ask for much longer).
+ */
+function rateLimitWait(retryAfter: number): { unit: 'seconds' | 'minutes'; count: number } {
+  return retryAfter <= 120
+    ? { unit: 'seconds', count: Math.ceil(retryAfter) }
+    : { unit: 'minutes', count: Math.ceil(retryAfter / 60) };
+}
+
+/** The i18n values of errorMessageKey's text (a 429's wait: `count`); pass them with the key. */
+export function errorMessageValues(error: unknown): { count?: number } {
+  const { status, retryAfter } = readApiError(error);
+  return status === 429 && retryAfter ? { count: rateLimitWait(retryAfter).count } : {};
+}
+
+/**
+ * The `common` i18n key for an error, by status (the API's `detail` is English; the UI translates).
+ * A 429 that says how long to wait needs errorMessageValues(error) for its `count`.
+ */
 export function errorMessageKey(error: unknown): string {
-  const { status, code } = readApiError(error);
+  const { status, code, retryAfter } = readApiError(error);
   if (code === 'network_error') return 'errors.network';
   if (code === 'timeout') return 'errors.timeout';
   if (status === 401) return 'errors.unauthenticated';
   if (status === 403) return 'errors.forbidden';
   if (status === 404) return 'errors.not_found';
-  if (status === 429) return 'errors.rate_limited';
+  if (status === 429)
+    return retryAfter ? `errors.rate_limited_${rateLimitWait(retryAfter).unit}` : 'errors.rate_limited';
   // 503 database_unavailable (with Retry-After) while the api's database is unreachable; 502/504
   // from a proxy while the api restarts: temporary, said as such, not as a server fault.
   if (code === 'database_unavailable' || status === 502 || status === 503 || status === 504)

@@ -10,6 +10,7 @@ export {
   getDashboardCounts,
   readApiError,
   errorMessageKey,
+  errorMessageValues,
   isHTTPError,
   type ApiErrorInfo,
 } from './client';

@@ -2,7 +2,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Table, { type TableProps } from 'antd/es/table';
-import { errorMessageKey } from '@qc/api-client';
+import { errorMessageKey, errorMessageValues } from '@qc/api-client';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { KeysetPagerButtons, type KeysetPager } from './KeysetPager';
@@ -59,14 +59,20 @@ export function ListStates({
   const { t } = useTranslation('common');
   const retry = () => void query.refetch();
   if (query.isError && !query.data) {
-    return <PageError title={errorTitle} description={t(errorMessageKey(query.error))} onRetry={retry} />;
+    return (
+      <PageError
+        title={errorTitle}
+        description={t(errorMessageKey(query.error), errorMessageValues(query.error))}
+        onRetry={retry}
+      />
+    );
   }
   return (
     <>
       {query.isError ? (
         <ReloadFailed
           title={errorTitle}
-          description={t(errorMessageKey(query.error))}
+          description={t(errorMessageKey(query.error), errorMessageValues(query.error))}
           onRetry={retry}
           testId={refetchTestId}
         />

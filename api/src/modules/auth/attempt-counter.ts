@@ -61,13 +61,21 @@ export async function countAttempt(db: Db, key: string, now: number, windowMs: n
   return (await countAttempts(db, [{ key, windowMs }], now))[0]!;
 }
 
-/** countAttempt for several keys (distinct: a statement may not update a row twice) in one statement. */
-async function countAttempts(db: Db, attempts: { key: string; windowMs: number }[], now: number) {
-  const values = sql.join(attempts.map(({ key, windowMs }) => sql`(${key}, 1, ${now + windowMs})`));
+/**
+ * countAttempt for several keys (distinct: a statement may not update a row twice) in one statement.
+ * `amount` (default 1) counts several at once (a bulk release of n messages spends n of a budget).
+ */
+export async function countAttempts(
+  db: Db,
+  attempts: { key: string; windowMs: number; amount?: number }[],
+  now: number,
+) {
+  const values = sql.join(attempts.map(({ key, windowMs, amount = 1 }) => sql`(${key}, ${amount}, ${now + windowMs})`));
   const { rows } = await sql<{ key: string; count: number; window_ends_at: number }>`
     insert into rate_limits (key, count, window_ends_at) values ${values}
     on conflict (key) do update set
-      count = case when rate_limits.window_ends_at <= ${now} then 1 else rate_limits.count + 1 end,
+      count = case when rate_limits.window_ends_at <= ${now} then excluded.count
+        else rate_limits.count + excluded.count end,
       window_ends_at = case when rate_limits.window_ends_at <= ${now} then excluded.window_ends_at
         else rate_limits.window_ends_at end
     returning key, count, window_ends_at`.execute(db);
@@ -75,7 +83,7 @@ async function countAttempts(db: Db, attempts: { key: string; windowMs: number }
 }
 
 /** Whole seconds until `end`, at least 1 (a Retry-After of 0 would invite an immediate retry). */
-function secondsUntil(end: number, now: number): number {
+export function secondsUntil(end: number, now: number): number {
   return Math.max(1, Math.ceil((end - now) / 1000));
 }
 
@@ -91,7 +99,7 @@ export async function pruneExpiredAttempts(db: Db, now: number): Promise<number>
 const PRUNE_EVERY_MS = 60_000;
 const lastPruneAt = new WeakMap<Db, number>();
 
-async function pruneNowAndThen(db: Db, now: number): Promise<void> {
+export async function pruneNowAndThen(db: Db, now: number): Promise<void> {
   const last = lastPruneAt.get(db);
   if (last !== undefined && now - last < PRUNE_EVERY_MS) return;
   lastPruneAt.set(db, now);

@@ -1,10 +1,21 @@
 import { ApiError, HistoryList, HistoryListQuery } from '@qc/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context';
+import { createBudgets } from '../../lib/budget';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
 import { historyPage } from './history.service';
 
+/**
+ * A search of the history: a page asked for one person's actions (`user`, typed as an e-mail or
+ * id). The action, category and date selectors and plain paging are not: browsing the trail never
+ * meets the search budget (shared with the quarantine list's searches).
+ */
+export function isHistorySearch(query: HistoryListQuery): boolean {
+  return Boolean(query.user);
+}
+
 export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { searches } = createBudgets(ctx.db, ctx.config.budgets);
   app.get(
     '/api/history/',
     {
@@ -16,12 +27,17 @@ export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
           'A user sees their own actions and those on their mail, a domain_admin those of their domain’s users ' +
           'and on their domain’s mail, an admin all. `ip_address` is null unless the caller is an admin, the ' +
           'actor or the actor’s domain_admin. ' +
-          'Pass `next_cursor` back as `cursor` with the same filters.',
+          'Pass `next_cursor` back as `cursor` with the same filters. A page asked with `user` is a search: beyond ' +
+          'QC_BUDGET_SEARCHES per user and minute (shared with the quarantine list), 429 `rate_limited` with Retry-After.',
         security: [{ bearer: [] }],
         querystring: HistoryListQuery,
-        response: { 200: HistoryList, 400: ApiError, 401: ApiError },
+        response: { 200: HistoryList, 400: ApiError, 401: ApiError, 429: ApiError },
       },
     },
-    async (request) => historyPage(ctx.db, currentAuth(request), request.query),
+    async (request) => {
+      const auth = currentAuth(request);
+      if (isHistorySearch(request.query)) await searches(auth.user.user_id);
+      return historyPage(ctx.db, auth, request.query);
+    },
   );
 };

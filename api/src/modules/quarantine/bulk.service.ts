@@ -25,6 +25,11 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
   return results;
 }
 
+/** The releases a bulk request asks for (its release budget): one per distinct id, none for a delete. */
+export function bulkReleaseCount(request: BulkRequest): number {
+  return request.action === 'release' ? new Set(request.ids).size : 0;
+}
+
 /**
  * The same action on many e-mails, each through the single-item service (same scoping, claim,
  * history row and error codes): an id that fails is reported with the code the single route would

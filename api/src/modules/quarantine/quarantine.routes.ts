@@ -16,10 +16,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
+import { createBudgets } from '../../lib/budget';
 import { sendDownload } from '../../lib/download';
 import { HttpError } from '../../lib/http-error';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
-import { bulkAction } from './bulk.service';
+import { bulkAction, bulkReleaseCount } from './bulk.service';
 import {
   checkIngestToken,
   createMessageWriter,
@@ -48,6 +49,19 @@ const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
   reply.header('cache-control', NO_STORE);
 };
 
+/**
+ * A search: a list asked with a typed term (q, sender, recipient), matched as a substring (the
+ * costly queries, and the way to probe what mail there is). The status, action, score and date
+ * selectors and plain paging are not: browsing the list never meets the search budget. Every
+ * page of a search counts (each runs the match again).
+ */
+export function isQuarantineSearch(query: QuarantineListQuery): boolean {
+  return Boolean(query.q || query.sender || query.recipient);
+}
+
+/** The OpenAPI text of a budgeted route: what a refused call gets. */
+const RATE_LIMITED = 'beyond the per-user budget per minute, 429 `rate_limited` with Retry-After';
+
 /** Who acts, from where (request.ip honours X-Forwarded-For only from QC_TRUSTED_PROXIES). */
 const actorOf = (request: FastifyRequest): Actor => ({ auth: currentAuth(request), ip: request.ip ?? null });
 
@@ -58,6 +72,9 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   const security = [{ bearer: [] }];
   const auth = requireAuthHook(ctx);
   const writer = createMessageWriter(ctx.db);
+  // Per account, spent before anything is done: a refused call writes no history row and releases nothing.
+  const budgets = createBudgets(ctx.db, ctx.config.budgets);
+  const userOf = (request: FastifyRequest) => currentAuth(request).user.user_id;
 
   app.post(
     '/api/quarantine/ingest/',
@@ -120,13 +137,17 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         description:
           'A user sees mail addressed to them, a domain_admin their domain’s, an admin all; `recipients` ' +
           'lists only those. `status` (default pending = still held: pending, releasing, release_failed, ' +
-          'release_unknown) matches any visible recipient. Pass `next_cursor` back as `cursor` with the same filters.',
+          'release_unknown) matches any visible recipient. Pass `next_cursor` back as `cursor` with the same filters. ' +
+          `A page asked with \`q\`, \`sender\` or \`recipient\` is a search: ${RATE_LIMITED} (QC_BUDGET_SEARCHES).`,
         security,
         querystring: QuarantineListQuery,
-        response: { 200: QuarantineList, 400: ApiError, 401: ApiError },
+        response: { 200: QuarantineList, 400: ApiError, 401: ApiError, 429: ApiError },
       },
     },
-    async (request) => listQuarantine(ctx, currentAuth(request), request.query),
+    async (request) => {
+      if (isQuarantineSearch(request.query)) await budgets.searches(userOf(request));
+      return listQuarantine(ctx, currentAuth(request), request.query);
+    },
   );
 
   app.get(
@@ -156,7 +177,8 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         summary: 'The raw message as a download (audited)',
         description:
           'message/rfc822, as an attachment named after the subject (`filename*` in UTF-8, `filename` in ' +
-          'ASCII). Recorded in the history (download).',
+          'ASCII). Recorded in the history (download). ' +
+          `Every call counts, ${RATE_LIMITED} (QC_BUDGET_DOWNLOADS), nothing recorded.`,
         security,
         params: IdParams,
         response: {
@@ -168,10 +190,12 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           401: ApiError,
           404: ApiError,
           410: ApiError.describe('raw_purged: retention removed the original bytes'),
+          429: ApiError,
         },
       },
     },
     async (request, reply) => {
+      await budgets.downloads(userOf(request));
       const { data, disposition } = await downloadRaw(ctx, actorOf(request), request.params.id);
       return sendDownload(reply, { type: 'message/rfc822', disposition, data });
     },
@@ -189,7 +213,8 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           '502 `relay_refused` | `relay_unreachable` (stays quarantined, retry allowed) | `release_unknown` ' +
           '(connection lost after DATA: retry only with `{confirm_resend: true}`). 409 `already_released`, ' +
           '`release_in_progress`, `confirm_resend_required`, `email_deleted`. 410 `raw_purged` (retention removed ' +
-          'the original bytes). 503 `relay_not_configured`.',
+          'the original bytes). 503 `relay_not_configured`. ' +
+          `Every call counts, ${RATE_LIMITED} (QC_BUDGET_RELEASES), nothing released.`,
         security,
         params: IdParams,
         body: ReleaseRequest,
@@ -200,16 +225,19 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           404: ApiError,
           409: ApiError,
           410: ApiError,
+          429: ApiError,
           502: ReleaseFailure,
           503: ApiError,
         },
       },
     },
-    async (request) =>
-      releaseMessage(ctx, actorOf(request), request.params.id, {
+    async (request) => {
+      await budgets.releases(userOf(request));
+      return releaseMessage(ctx, actorOf(request), request.params.id, {
         confirmResend: request.body?.confirm_resend === true,
         log: request.log,
-      }),
+      });
+    },
   );
 
   app.post(
@@ -223,13 +251,18 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           'Each id goes through the single-item route’s logic (scope, release claim, history row): `released`, ' +
           '`partially_released`, `deleted`, or `failed` with the `code` that route would have answered ' +
           '(`email_not_found` for unknown or not yours, `already_released`, `raw_purged`, `relay_refused`, …). ' +
-          'Always 200 once the request is valid; a repeated id is acted on once.',
+          'Always 200 once the request is valid; a repeated id is acted on once. A release spends one release ' +
+          `per distinct id, all or none: ${RATE_LIMITED} (QC_BUDGET_RELEASES), none released.`,
         security,
         body: BulkRequest,
-        response: { 200: BulkResponse, 400: ApiError, 401: ApiError },
+        response: { 200: BulkResponse, 400: ApiError, 401: ApiError, 429: ApiError },
       },
     },
-    async (request) => bulkAction(ctx, actorOf(request), request.body, request.log),
+    async (request) => {
+      const releases = bulkReleaseCount(request.body);
+      if (releases) await budgets.releases(userOf(request), releases);
+      return bulkAction(ctx, actorOf(request), request.body, request.log);
+    },
   );
 
   app.delete(

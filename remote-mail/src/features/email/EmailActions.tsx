@@ -4,7 +4,7 @@ import Button, { type ButtonProps } from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Modal from 'antd/es/modal';
 import Typography from 'antd/es/typography';
-import { errorMessageKey, isHTTPError, readApiError } from '@qc/api-client';
+import { errorMessageKey, errorMessageValues, isHTTPError, readApiError } from '@qc/api-client';
 import { formatDateTime, usePhoneLayout } from '@qc/ui';
 import { notify } from '@qc/ui-state';
 import { useState, type ReactNode } from 'react';
@@ -156,7 +156,7 @@ export function EmailActions({
         setFailure(null);
         description = t(`email.act.${code}`);
       } else {
-        description = t(errorMessageKey(error), { ns: 'common' });
+        description = t(errorMessageKey(error), { ns: 'common', ...errorMessageValues(error) });
       }
       notify({ type: 'error', title: t('email.act.release_error'), description });
     }
@@ -228,7 +228,7 @@ export function EmailActions({
             title: t('email.act.delete_error'),
             description: EXPLAINED.includes(code)
               ? t(`email.act.${code}`)
-              : t(errorMessageKey(error), { ns: 'common' }),
+              : t(errorMessageKey(error), { ns: 'common', ...errorMessageValues(error) }),
           });
         }
       },
@@ -244,7 +244,10 @@ export function EmailActions({
       notify({
         type: 'error',
         title: t('email.act.download_error'),
-        description: code === 'raw_purged' ? t('email.act.raw_purged') : t(errorMessageKey(error), { ns: 'common' }),
+        description:
+          code === 'raw_purged'
+            ? t('email.act.raw_purged')
+            : t(errorMessageKey(error), { ns: 'common', ...errorMessageValues(error) }),
       });
     } finally {
       setDownloading(false);

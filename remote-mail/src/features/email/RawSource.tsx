@@ -1,7 +1,7 @@
 import Alert from 'antd/es/alert';
 import Spin from 'antd/es/spin';
 import Typography from 'antd/es/typography';
-import { errorMessageKey } from '@qc/api-client';
+import { errorMessageKey, errorMessageValues } from '@qc/api-client';
 import { PageError } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../quarantine/quarantine.format';
@@ -26,7 +26,7 @@ export function RawSource({ id }: { id: string }) {
     return (
       <PageError
         title={t('email.raw.error_title')}
-        description={t(errorMessageKey(raw.error), { ns: 'common' })}
+        description={t(errorMessageKey(raw.error), { ns: 'common', ...errorMessageValues(raw.error) })}
         onRetry={() => void raw.refetch()}
       />
     );

@@ -148,6 +148,28 @@ describe('bulk actions of the quarantine list', () => {
     expect(fr('email.more_recipients', { count: 1 })).toBe('Et 1 autre destinataire non affiché.');
   });
 
+  it('a release refused by the per-user budget (429) says how long to wait, in both languages', async () => {
+    const { calls } = mockApi((call) =>
+      call.path === '/api/quarantine/bulk/'
+        ? new Response(JSON.stringify({ code: 'rate_limited', detail: 'Too many releases. Try again later.' }), {
+            status: 429,
+            headers: { 'Content-Type': 'application/json', 'Retry-After': '37' },
+          })
+        : jsonResponse(200, { results: ITEMS, next_cursor: null }),
+    );
+    renderQuarantine();
+    await selectPageAndConfirm('release', 'Libérer les 4 e-mails sélectionnés ?');
+    await waitFor(() => expect(bulkCalls(calls)).toHaveLength(1));
+    await waitFor(() =>
+      expect(noticeOf('Erreur lors de la libération')?.description).toBe(
+        'Trop de requêtes. Réessayez dans 37\u00a0secondes.',
+      ),
+    );
+    expect(i18next.t('errors.rate_limited_seconds', { ns: 'common', lng: 'en', count: 1 })).toBe(
+      'Too many requests. Try again in 1 second.',
+    );
+  }, 60_000);
+
   it('says all succeeded when every id was deleted', async () => {
     const { calls } = api(ITEMS.map((i) => ({ id: i.id, status: 'deleted' })));
     renderQuarantine();

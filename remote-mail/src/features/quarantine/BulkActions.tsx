@@ -3,7 +3,7 @@ import Button, { type ButtonProps } from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Alert from 'antd/es/alert';
 import Modal from 'antd/es/modal';
-import { errorMessageKey, readApiError } from '@qc/api-client';
+import { errorMessageKey, errorMessageValues, readApiError } from '@qc/api-client';
 import { notify, type Notice } from '@qc/ui-state';
 import type { TFunction } from 'i18next';
 import { useRef } from 'react';
@@ -124,7 +124,7 @@ export function BulkActions({
         description:
           readApiError(error).code === 'timeout'
             ? t('quarantine.bulk.timeout')
-            : t(errorMessageKey(error), { ns: 'common' }),
+            : t(errorMessageKey(error), { ns: 'common', ...errorMessageValues(error) }),
       });
     }
   };

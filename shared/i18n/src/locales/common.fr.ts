@@ -40,6 +40,10 @@ const common = {
     forbidden: 'Vous n’avez pas les droits nécessaires pour cette action.',
     not_found: 'Élément introuvable.',
     rate_limited: 'Trop de requêtes. Réessayez dans quelques instants.',
+    rate_limited_seconds_one: 'Trop de requêtes. Réessayez dans {{count}}\u00a0seconde.',
+    rate_limited_seconds_other: 'Trop de requêtes. Réessayez dans {{count}}\u00a0secondes.',
+    rate_limited_minutes_one: 'Trop de requêtes. Réessayez dans {{count}}\u00a0minute.',
+    rate_limited_minutes_other: 'Trop de requêtes. Réessayez dans {{count}}\u00a0minutes.',
     unavailable: 'Le service est momentanément indisponible. Réessayez dans quelques instants.',
     server: 'Erreur du serveur. Réessayez plus tard.',
     unknown:
