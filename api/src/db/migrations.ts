@@ -15,6 +15,7 @@ import { m0014_rspamd_rules } from './migration-0014-rspamd-rules';
 import { m0015_sender_lists } from './migration-0015-sender-lists';
 import { m0016_haraka_logs } from './migration-0016-haraka-logs';
 import { m0017_notifications } from './migration-0017-notifications';
+import { m0018_idn_addresses } from './migration-0018-idn-addresses';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -247,6 +248,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015_sender_lists': m0015_sender_lists,
   '0016_haraka_logs': m0016_haraka_logs,
   '0017_notifications': m0017_notifications,
+  '0018_idn_addresses': m0018_idn_addresses,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

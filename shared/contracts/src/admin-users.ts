@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailAddress } from './addresses';
 import { CursorParam, emptyAsUndefined, LIMITS, PageSizeParam, Role } from './common';
 import { NAME_MAX, USERNAME_MAX, USERNAME_PATTERN } from './profile';
 import { CurrentUser } from './users';
@@ -62,12 +63,8 @@ const Username = z
   .min(1, 'Username is required')
   .max(USERNAME_MAX, `Username must be at most ${USERNAME_MAX} characters long`)
   .regex(USERNAME_PATTERN, 'Username may contain only letters, digits and @/./+/-/_ characters');
-const Email = z
-  .string({ error: 'E-mail is required' })
-  .trim()
-  .min(1, 'E-mail is required')
-  .max(254, 'Invalid email format')
-  .pipe(z.email('Invalid email format'));
+// U-label or A-label domain in, the stored form (A-label, lower case) out; local part ≤ 64 octets.
+const Email = emailAddress();
 const PersonName = z.string().trim().max(NAME_MAX, `At most ${NAME_MAX} characters`);
 const NewPassword = z
   .string()

@@ -3,6 +3,7 @@
  * and every front-end app (typed calls). Isomorphic: no DOM and no Node imports here.
  */
 export * from './common';
+export * from './addresses';
 export * from './errors';
 export * from './auth';
 export * from './users';

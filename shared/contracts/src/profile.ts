@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailAddress } from './addresses';
 import { LIMITS } from './common';
 import { CurrentUser } from './users';
 
@@ -20,13 +21,7 @@ export const ProfileUpdate = z
       .max(USERNAME_MAX, `Username must be at most ${USERNAME_MAX} characters long`)
       .regex(USERNAME_PATTERN, 'Username may contain only letters, digits and @/./+/-/_ characters')
       .optional(),
-    email: z
-      .string({ error: 'E-mail is required' })
-      .trim()
-      .min(1, 'E-mail is required')
-      .max(254, 'Invalid email format')
-      .pipe(z.email('Invalid email format'))
-      .optional(),
+    email: emailAddress().optional(),
     first_name: z.string().trim().max(NAME_MAX, `At most ${NAME_MAX} characters`).optional(),
     last_name: z.string().trim().max(NAME_MAX, `At most ${NAME_MAX} characters`).optional(),
     current_password: z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCAL_PART_MAX_OCTETS, LOCAL_PART_TOO_LONG, localPartOctets } from './addresses';
 import { HoldReason, LearnedState } from './lists';
 import { ApiError, CursorParam, emptyAsUndefined, PageSizeParam, queryNumber } from './common';
 
@@ -89,7 +90,11 @@ export const IngestMeta = z.object({
     .max(128)
     .regex(/^[\x21-\x7e]+$/, 'Printable ASCII without spaces'),
   mail_from: envelopeAddress(false),
-  rcpt_to: z.array(envelopeAddress(true)).min(1).max(INGEST_LIMITS.maxRecipients),
+  // A local part over 64 octets (RFC 5321) is refused: no account or list could ever name it.
+  rcpt_to: z
+    .array(envelopeAddress(true).refine((v) => localPartOctets(v) <= LOCAL_PART_MAX_OCTETS, LOCAL_PART_TOO_LONG))
+    .min(1)
+    .max(INGEST_LIMITS.maxRecipients),
   remote_ip: z.string().max(64).nullish(),
   helo: z.string().max(255).nullish(),
   /** ISO 8601 with offset; default: when the api received it. */

@@ -1,6 +1,7 @@
 import type { LoginResponse, Role, TokenPair } from '@qc/contracts';
 import type { AppContext } from '../../app-context';
 import type { Config } from '../../config';
+import { normaliseAddress } from '../../lib/addresses';
 import { unauthorized } from '../../lib/http-error';
 import { idTime, newId } from '../../lib/ids';
 import { findSecuritySubject } from '../security/security.repository';
@@ -106,7 +107,7 @@ export async function login(
   password: string,
   origin: RequestOrigin,
 ): Promise<LoginResponse> {
-  const account = rawEmail.trim().toLowerCase();
+  const account = normaliseAddress(rawEmail); // the route's schema did it already; direct callers too
   const user = await findUserByEmail(deps.db, account);
   if (!user) {
     await deps.passwords.verifyDummy(password);

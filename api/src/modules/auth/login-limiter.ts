@@ -2,15 +2,14 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
+import { normaliseAddress } from '../../lib/addresses';
 import { createAttemptCounters } from './attempt-counter';
 import { throwIfLimited } from './attempt-limiter';
 import { cookieValue, createDeviceProofs, DEVICE_COOKIE, DEVICE_PROOF_MAX_AGE_S } from './device-proof';
 
-/** The account a sign-in attempt is for: its e-mail as typed, trimmed and lower-cased. */
+/** The account a sign-in attempt is for: its e-mail in the stored form (U-label and A-label count as one). */
 function accountOf(req: FastifyRequest): string {
-  return String((req.body as { email?: unknown }).email ?? '')
-    .trim()
-    .toLowerCase();
+  return normaliseAddress(String((req.body as { email?: unknown }).email ?? ''));
 }
 
 /** What one sign-in attempt was counted in: its browser's own budget (a valid proof), or the account's. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, DbExecutor } from '../../db/database';
 import type { QuarantineMessagesTable } from '../../db/schema';
-import { recipientDomain } from '../../lib/addresses';
+import { normaliseAddress, recipientDomain } from '../../lib/addresses';
 import type { Outcome } from '../../lib/group-commit';
 import { newId } from '../../lib/ids';
 import { addDaily, applyDailyDeltas, riskField, type DailyDeltas } from '../statistics/statistics.repository';
@@ -83,7 +83,7 @@ export async function insertQuarantinedMessages(db: Db, msgs: NewQuarantinedMess
   const items = msgs.map((msg) => ({
     msg,
     id: newId(msg.receivedAt),
-    recipients: [...new Set(msg.recipients.map((r) => r.trim().toLowerCase()))],
+    recipients: [...new Set(msg.recipients.map(normaliseAddress))],
   }));
   return db.transaction().execute(async (trx) => {
     const stored = new Set<string>();

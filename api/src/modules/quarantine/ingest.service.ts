@@ -3,6 +3,7 @@ import { INGEST_LIMITS, IngestMeta, MAIL_ACTIONS, type MailAction, type RspamdSy
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../app-context';
 import { isDataRefusal, isUniqueViolation, type Db } from '../../db/database';
+import { normaliseAddress, withALabelDomain } from '../../lib/addresses';
 import { groupCommit } from '../../lib/group-commit';
 import { HttpError, unauthorized } from '../../lib/http-error';
 import { malformedMultipart } from '../../lib/multipart';
@@ -282,11 +283,12 @@ export async function ingestMessage(
   const known = await findIdByUuid(deps.db, meta.uuid);
   if (known) return { id: known };
 
-  // Stored lower-cased, one per mailbox; the first spelling as received is kept for the release
-  // when its case differs.
+  // Stored lower-cased with the domain as A-label (the form of accounts, domains and lists: the
+  // domain_admin of xn--bcher-kva.example sees mail to ann@bücher.example), one per mailbox; the
+  // first spelling as received (domain as A-label) is kept for the release when its case differs.
   const asReceived = new Map<string, string>();
-  for (const written of meta.rcpt_to.map((r) => r.trim())) {
-    const mailbox = written.toLowerCase();
+  for (const written of meta.rcpt_to.map((r) => withALabelDomain(r.trim()))) {
+    const mailbox = normaliseAddress(written);
     if (!asReceived.has(mailbox)) asReceived.set(mailbox, written);
   }
   const recipients = [...asReceived.keys()].sort();

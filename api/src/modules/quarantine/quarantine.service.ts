@@ -17,6 +17,7 @@ import {
 } from '@qc/contracts';
 import type { AppContext } from '../../app-context';
 import type { RecipientStatus } from '../../db/schema';
+import { normaliseAddress } from '../../lib/addresses';
 import { attachment } from '../../lib/download';
 import { HttpError } from '../../lib/http-error';
 import { isId } from '../../lib/ids';
@@ -180,6 +181,12 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   return groups;
 }
 
+/** A recipient filter in the stored form: lower case, the part after `@` (when non-ASCII) as A-labels. */
+function recipientFilter(raw: string): string | undefined {
+  const lower = raw.toLowerCase();
+  return (lower.includes('@') ? normaliseAddress(lower) : lower) || undefined;
+}
+
 export async function listQuarantine(
   deps: Deps,
   auth: AuthContext,
@@ -190,7 +197,8 @@ export async function listQuarantine(
     statuses: STATUS_FILTERS[query.status],
     q: query.q || undefined,
     sender: query.sender || undefined,
-    recipient: query.recipient?.toLowerCase() || undefined,
+    // Recipients are stored with A-label domains: `ann@bücher.ex` finds ann@xn--bcher-kva.example.
+    recipient: query.recipient ? recipientFilter(query.recipient) : undefined,
     action: query.action || undefined,
     scoreMin: query.score_min,
     scoreMax: query.score_max,

@@ -1,4 +1,4 @@
-import { LIMITS, Role, UserCreate, type CurrentUser } from '@qc/contracts';
+import { emailAddress, LIMITS, Role, UserCreate, type CurrentUser } from '@qc/contracts';
 import { z } from 'zod';
 import { HttpError } from '../../lib/http-error';
 import { generatePassword, type PasswordHasher } from '../../lib/passwords';
@@ -23,10 +23,8 @@ export type { UserDeps } from './users-admin.service';
 // (users-admin.service: the same checks, the last-admin rule, the history); the caller says who
 // acts: the CLI passes systemManager('cli'). Left out, no history row is written (test fixtures).
 
-const Email = z
-  .email()
-  .max(254)
-  .transform((e) => e.toLowerCase());
+// As the API takes it: a U-label domain is stored (and looked up) as its A-label.
+const Email = emailAddress();
 const Password = z
   .string()
   .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters long`)
