@@ -1,5 +1,5 @@
 import { errorMessageKey, readApiError } from '@qc/api-client';
-import { LIMITS } from '@qc/contracts';
+import { LIMITS, localPartOctets, normaliseAddress } from '@qc/contracts';
 import type { Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import { EMAIL_MAX, NAME_MAX, USERNAME_MAX, USERNAME_PATTERN } from './users.types';
@@ -12,6 +12,15 @@ import { EMAIL_MAX, NAME_MAX, USERNAME_MAX, USERNAME_PATTERN } from './users.typ
 /** zod's e-mail pattern (the API validates with z.email()): what passes here passes there. */
 export const EMAIL_PATTERN =
   /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
+/**
+ * The API's e-mail check on what it stores: an IDN domain is taken in either form (checked as its
+ * A-label, as stored), the local part at most 64 octets.
+ */
+export function isValidEmail(raw: string): boolean {
+  const email = normaliseAddress(raw);
+  return email.length <= EMAIL_MAX && localPartOctets(email) <= 64 && EMAIL_PATTERN.test(email);
+}
 
 type T = TFunction<'admin'>;
 
@@ -34,9 +43,7 @@ export const emailRules = (t: T): Rule[] => [
   { required: true, whitespace: true, message: t('form.errors.email_required') },
   {
     validator: (_, v: string | undefined) =>
-      !v?.trim() || (v.trim().length <= EMAIL_MAX && EMAIL_PATTERN.test(v.trim()))
-        ? Promise.resolve()
-        : Promise.reject(new Error(t('form.errors.email_invalid'))),
+      !v?.trim() || isValidEmail(v) ? Promise.resolve() : Promise.reject(new Error(t('form.errors.email_invalid'))),
   },
 ];
 
