@@ -293,10 +293,13 @@ exports.quarantine_or_pass = function (next, connection) {
     called = true;
     next(code, msg);
   };
-  const defer = (why) => {
+  // One line per deferral: a warning (the sender keeps the mail and retries; an api outage is
+  // reported once by the domain poller), an error only for an exception of ours. Kept in the
+  // results as `msg`: an `err` there would have Haraka log the same thing again at error level.
+  const defer = (why, level = 'warn') => {
     try {
-      connection.logerror(this, `deferred: ${why}`);
-      connection.transaction?.results.add(this, { err: String(why) });
+      connection[`log${level}`](this, `deferred: ${why}`);
+      connection.transaction?.results.add(this, { msg: `deferred: ${why}` });
     } catch {
       /* logging must not change the answer */
     }
@@ -372,6 +375,6 @@ exports.quarantine_or_pass = function (next, connection) {
       .catch((err) => defer(`ingest failed: ${err?.message ?? err}`))
       .catch(() => done(DENYSOFT, this.tempfail()));
   } catch (err) {
-    defer(`exception: ${err?.stack ?? err}`);
+    defer(`exception: ${err?.stack ?? err}`, 'error');
   }
 };

@@ -144,7 +144,10 @@ url_tld = "$LOCAL_CONFDIR/tld-small.dat";
 const RSPAMD_LOGGING = 'type = "console";\nlevel = "info";\nsystemd = false;\ncolor = false;\n';
 // Rspamd keeps the HTTP maps it fetched (and their compiled regexes) in maps_cache_dir, /var/lib/rspamd
 // by default whatever DBDIR says: keep them in this run's DBDIR, so no run starts with another's rules.
-const RSPAMD_CACHE_DIRS = 'maps_cache_dir = "${DBDIR}";\nhs_cache_dir = "${DBDIR}";\n';
+// No symbols cache: Rspamd 3.4 (Debian bookworm) cannot save it (it opens symbols.cache.new without
+// O_CREAT, and drops the file when it exists: rspamd/rspamd#4337), so every start and stop logged an
+// error and rebuilt it anyway. Without the file Rspamd orders its symbols from the config, as it did.
+const RSPAMD_CACHE_DIRS = 'maps_cache_dir = "${DBDIR}";\nhs_cache_dir = "${DBDIR}";\ncache_file = null;\n';
 
 /**
  * Rspamd fetches some maps from https://maps.rspamd.com at every start (Debian's modules.d:

@@ -35,8 +35,11 @@ case "$WATCH" in
 esac
 # Rspamd 3.4 asks again when the api's Expires says (QC_RSPAMD_MAPS_EXPIRES, 5 s in compose): at 5 s
 # a rule saved in the console was live after 4.2 s (median), 6.0 s at most (bench/rspamd/run.mjs).
+# cache_file = null: Rspamd 3.4 cannot save its symbols cache (rspamd/rspamd#4337: symbols.cache.new is
+# opened without O_CREAT), so it logged an error at every stop and rebuilt the cache at every start.
 cat > "$OVR/options.inc" <<CONF
 map_watch_interval = $WATCH;
+cache_file = null;
 CONF
 # The secret travels in the map URL (Rspamd 3.4 has no other way to send one) as a variable of the
 # command line, never in a file. Rspamd writes map URLs into its log: keep its logs private.

@@ -2,7 +2,10 @@
 // POSTs meta (JSON) + the raw message (message/rfc822) as multipart/form-data to the api's ingest
 // endpoint, streaming the message from Haraka's message_stream (chunked transfer encoding, so a
 // 25 MiB message is never held in memory). Resolves with {status, body} once the answer has been
-// read; rejects on any network error, on timeout (the whole exchange) and on a stream error.
+// read; rejects on any network error, on a stream error, and when the exchange makes no progress
+// (no byte of the message taken by the api, no byte of its answer) for timeoutMs: an idle timeout,
+// not a deadline, so a large message on a busy machine is not cut off while it moves, and a hung
+// or stalled api is given up on after the same time whatever the size.
 
 const crypto = require('node:crypto');
 const http = require('node:http');
@@ -10,6 +13,7 @@ const https = require('node:https');
 const { PassThrough } = require('node:stream');
 
 const MAX_ANSWER_BYTES = 64 * 1024;
+const MIB = 1024 * 1024;
 
 function multipartParts(boundary, meta, filename) {
   const head =
@@ -27,7 +31,7 @@ function multipartParts(boundary, meta, filename) {
  * @param {object} o
  * @param {URL} o.url
  * @param {string} o.token
- * @param {number} o.timeoutMs
+ * @param {number} o.timeoutMs  idle timeout: the longest time without progress
  * @param {object} o.meta
  * @param {{pipe: Function, unpipe?: Function, on: Function, removeListener: Function}} o.messageStream
  * @param {string} [o.userAgent]
@@ -42,6 +46,14 @@ function postIngest({ url, token, timeoutMs, meta, messageStream, userAgent = 'h
     let timer = null;
     let bodySent = false;
     let settled = false;
+    let sent = 0;
+    const phase = () => (bodySent ? 'waiting for the answer' : `${sent} bytes of the message sent`);
+    // Every sign of progress starts the wait again.
+    const progress = (ms = timeoutMs) => {
+      if (settled) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => finish(new Error(`no progress for ${ms} ms (${phase()})`)), ms);
+    };
 
     const onStreamError = (err) => finish(err instanceof Error ? err : new Error(String(err)));
     const finish = (err, value) => {
@@ -63,7 +75,7 @@ function postIngest({ url, token, timeoutMs, meta, messageStream, userAgent = 'h
     };
 
     try {
-      timer = setTimeout(() => finish(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      progress();
       req = client.request(url, {
         method: 'POST',
         headers: {
@@ -76,11 +88,16 @@ function postIngest({ url, token, timeoutMs, meta, messageStream, userAgent = 'h
       req.on('error', (err) => finish(err));
       req.on('finish', () => {
         bodySent = true;
+        // All of it is in the socket, not yet read by the api (the socket buffers hold megabytes,
+        // out of our sight): it gets the idle time plus a second per whole MiB to read and store it.
+        progress(timeoutMs + Math.floor(sent / MIB) * 1000);
       });
       req.on('response', (res) => {
+        progress();
         const chunks = [];
         let size = 0;
         res.on('data', (c) => {
+          progress();
           if (size >= MAX_ANSWER_BYTES) return;
           chunks.push(c);
           size += c.length;
@@ -99,6 +116,12 @@ function postIngest({ url, token, timeoutMs, meta, messageStream, userAgent = 'h
 
       req.write(head);
       const body = new PassThrough();
+      // A chunk moves on only once the socket took the previous ones (pipe's back-pressure): an api
+      // that stops reading stops these, once the socket buffers are full.
+      body.on('data', (c) => {
+        sent += c.length;
+        progress();
+      });
       body.on('end', () => {
         if (!settled) req.end(tail);
       });

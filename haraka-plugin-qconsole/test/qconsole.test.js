@@ -195,7 +195,7 @@ describe('never fail open: DENYSOFT (4xx)', () => {
     const connection = await makeMail({ raw: RAW, rspamd: GTUBE_VERDICT });
     expectTempfail(await callQueue(plugin, connection));
     expect(receiver.requests).toHaveLength(1);
-    expect(connection.transaction.results.get('qconsole').err.join()).toMatch(/HTTP 500/);
+    expect(connection.transaction.results.get('qconsole').msg.join()).toMatch(/HTTP 500/);
   });
 
   test.each([401, 413, 302])('the api answers %i', async (status) => {
@@ -214,14 +214,14 @@ describe('never fail open: DENYSOFT (4xx)', () => {
     const { plugin } = setup(iniFor(receiver.url));
     const connection = await makeMail({ raw: RAW, rspamd: GTUBE_VERDICT });
     expectTempfail(await callQueue(plugin, connection));
-    expect(connection.transaction.results.get('qconsole').err.join()).toMatch(new RegExp(`HTTP ${mode.status}`));
+    expect(connection.transaction.results.get('qconsole').msg.join()).toMatch(new RegExp(`HTTP ${mode.status}`));
   });
 
   test('the api is unreachable (connection refused)', async () => {
     const { plugin } = setup(iniFor(await closedPortUrl()));
     const connection = await makeMail({ raw: RAW, rspamd: GTUBE_VERDICT });
     expectTempfail(await callQueue(plugin, connection));
-    expect(connection.transaction.results.get('qconsole').err.join()).toMatch(/ECONNREFUSED/);
+    expect(connection.transaction.results.get('qconsole').msg.join()).toMatch(/ECONNREFUSED/);
   });
 
   test('the api drops the connection without answering', async () => {
@@ -238,7 +238,7 @@ describe('never fail open: DENYSOFT (4xx)', () => {
     expectTempfail(await callQueue(plugin, connection));
     expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
     expect(Date.now() - t0).toBeLessThan(2000);
-    expect(connection.transaction.results.get('qconsole').err.join()).toMatch(/no answer within 300 ms/);
+    expect(connection.transaction.results.get('qconsole').msg.join()).toMatch(/no progress for 300 ms/);
   });
 
   test('an exception while building the request (synchronous throw)', async () => {
@@ -272,7 +272,7 @@ describe('never fail open: DENYSOFT (4xx)', () => {
     };
     const result = await callQueue(plugin, connection);
     expectTempfail(result);
-    expect(connection.transaction.results.get('qconsole').err.join()).toMatch(/spool read failed/);
+    expect(connection.transaction.results.get('qconsole').msg.join()).toMatch(/spool read failed/);
   });
 
   test('no token configured', async () => {

@@ -35,9 +35,11 @@ function message({ from, to, subject, mid, spam = false }) {
 
 /**
  * Sends over SMTP; resolves with the server's final answer ({code, response, uuid}). `localAddress`:
- * connect from another loopback address (127.0.0.2, ...) to meet IP rules.
+ * connect from another loopback address (127.0.0.2, ...) to meet IP rules. `socketTimeout`: ms the
+ * client waits without a byte from the server (a large message: up to the 10 minutes RFC 5321 gives
+ * the reply to the end of DATA).
  */
-async function send(port, { from, to, raw, localAddress }) {
+async function send(port, { from, to, raw, localAddress, socketTimeout = 30000 }) {
   const transport = nodemailer.createTransport({
     host: '127.0.0.1',
     port,
@@ -47,7 +49,7 @@ async function send(port, { from, to, raw, localAddress }) {
     name: 'client.stack.test',
     connectionTimeout: 10000,
     greetingTimeout: 10000,
-    socketTimeout: 30000,
+    socketTimeout,
   });
   try {
     const info = await transport.sendMail({ envelope: { from, to }, raw });

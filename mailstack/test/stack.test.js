@@ -257,14 +257,17 @@ describe('mail stack → the real api', () => {
       '--b1--',
       '',
     ].join('\r\n');
-    const r = await send(stack.smtpPort, { from: spammer, to, raw });
-    expect(r.code).toBe(250);
+    // On a busy machine (the other jest projects beside this one, the api in this very process)
+    // the hand-off takes well over the plugin's 20 s [api] timeout: it is an idle timeout now, and
+    // Haraka's qconsole.timeout (300 s) bounds the hook; the client waits as a real MTA would.
+    const r = await send(stack.smtpPort, { from: spammer, to, raw, socketTimeout: 320_000 });
+    expect(r).toMatchObject({ code: 250 }); // the response says which stage gave up
     const found = await findBySubject(subject);
     expect(found).toHaveLength(1);
     const stored = await api.bytes(`/api/quarantine/${found[0].id}/raw/`);
     expect(splitHarakaHeaders(stored).original.equals(Buffer.from(raw, 'latin1'))).toBe(true);
     expect(sink.messages).toHaveLength(0);
-  }, 60_000);
+  }, 360_000);
 
   test('clean mail still goes to the next hop', async () => {
     const raw = message({ from, to, subject: 'Clean via api stack', mid: `c-${Date.now()}@example.org` });

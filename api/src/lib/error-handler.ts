@@ -79,6 +79,12 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
       .status(400)
       .send({ detail: 'The request is not valid.', code: 'validation_error', errors: validationErrors(error) });
   }
+  if (request.raw.aborted) {
+    // The client went away mid-body (node's "aborted", ECONNRESET): nobody is left to answer, and
+    // it is neither a fault of ours nor the database's. One line without a stack, not an error.
+    request.log.info({ code: error.code, reason: error.message }, 'request aborted by the client');
+    return reply.status(400).send({ detail: 'The request was aborted by the client.', code: BAD_REQUEST });
+  }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const code = FASTIFY_CODES[error.code] ?? (status === 429 ? RATE_LIMITED : BAD_REQUEST);
