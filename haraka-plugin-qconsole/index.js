@@ -199,10 +199,16 @@ exports.accept_console_domains = function (next, connection, params) {
       done(DENY, DSN.addr_bad_dest_system(`relaying denied: ${domain || 'that domain'} is not accepted here`, 550));
     };
     if (!domain) return refuse('no_domain');
+    // One form downstream (Rspamd's list lookups, the per-recipient plan, ingest, the next hop): the
+    // domain as its A-label, as the console stores it. Haraka keeps the typed form for address().
+    const accept = () => {
+      if (rcpt.original_host !== undefined) rcpt.original_host = domain;
+      done(OK);
+    };
     const fallback = () => {
       const ok = this.host_list?.has(domain);
       connection.logdebug(this, `${domain}: ${ok ? 'in' : 'not in'} host_list (no list from the api)`);
-      return ok ? done(OK) : refuse('host_list');
+      return ok ? accept() : refuse('host_list');
     };
     if (!this.settings.domains.enabled) return fallback();
     this.domain_list
@@ -216,7 +222,7 @@ exports.accept_console_domains = function (next, connection, params) {
           return done(DENYSOFT, DSN.sys_unspecified(`cannot check ${domain} now, try again later`, 451));
         }
         connection.transaction?.results.add(this, { pass: 'rcpt' });
-        done(OK);
+        accept();
       })
       .catch(tempfail)
       .catch(() => done(DENYSOFT, this.tempfail()));

@@ -100,6 +100,10 @@ describe("the console's list", () => {
     await expectAccepted(plugin, 'anna@BÜCHER.example');
     await expectAccepted(plugin, 'anna@xn--bcher-kva.example');
     await expectRefused(plugin, 'anna@bucher.example');
+    // Accepted in the console's form: Rspamd, the lists, ingest and the next hop all see the A-label.
+    const typed = fixtures.hooks.toAddress('Anna@BÜCHER.example');
+    expect((await rcpt(plugin, typed)).rc).toBe(OK);
+    expect(typed.address).toBe('Anna@xn--bcher-kva.example');
     expect(toALabel('Bücher.Example.')).toBe('xn--bcher-kva.example');
     expect(toALabel('[192.0.2.1]')).toBe('');
     expect(toALabel('bad name.example')).toBe('');
