@@ -52,28 +52,28 @@ export async function findSessionContext(db: DbExecutor, sessionId: string): Pro
   return (await sessionContext(db, sessionId))[0];
 }
 
+/** The account part of a request's context (users joined to domains): who acts, with which rights. */
+export const USER_CONTEXT_COLUMNS = [
+  'users.id as user_id',
+  'users.username',
+  'users.email',
+  'users.first_name',
+  'users.last_name',
+  'users.role',
+  'users.is_external',
+  'users.is_active',
+  'users.mfa_enabled',
+  'users.date_joined',
+  'users.domain_id',
+  'domains.name as domain_name',
+] as const;
+
 const sessionContext = precompiled('session_context', (db, sessionId: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('domains', 'domains.id', 'users.domain_id')
-    .select([
-      'sessions.id as session_id',
-      'sessions.family_id',
-      'sessions.revoked_at',
-      'users.id as user_id',
-      'users.username',
-      'users.email',
-      'users.first_name',
-      'users.last_name',
-      'users.role',
-      'users.is_external',
-      'users.is_active',
-      'users.mfa_enabled',
-      'users.date_joined',
-      'users.domain_id',
-      'domains.name as domain_name',
-    ])
+    .select(['sessions.id as session_id', 'sessions.family_id', 'sessions.revoked_at', ...USER_CONTEXT_COLUMNS])
     .where('sessions.id', '=', sessionId),
 );
 

@@ -1,6 +1,6 @@
 import type { DbExecutor } from '../../db/database';
 import type { DigestLinkUsesTable, NotificationDefaultsTable, NotificationSettingsTable } from '../../db/schema';
-import type { SessionContextRow } from '../auth/auth.repository';
+import { USER_CONTEXT_COLUMNS, type SessionContextRow } from '../auth/auth.repository';
 
 export async function findSettings(db: DbExecutor, userId: string): Promise<NotificationSettingsTable | undefined> {
   return db.selectFrom('notification_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
@@ -61,20 +61,7 @@ export async function findLinkUser(db: DbExecutor, userId: string): Promise<Sess
   const row = await db
     .selectFrom('users')
     .leftJoin('domains', 'domains.id', 'users.domain_id')
-    .select([
-      'users.id as user_id',
-      'users.username',
-      'users.email',
-      'users.first_name',
-      'users.last_name',
-      'users.role',
-      'users.is_external',
-      'users.is_active',
-      'users.mfa_enabled',
-      'users.date_joined',
-      'users.domain_id',
-      'domains.name as domain_name',
-    ])
+    .select(USER_CONTEXT_COLUMNS)
     .where('users.id', '=', userId)
     .executeTakeFirst();
   return row && { ...row, session_id: '', family_id: '', revoked_at: null };
