@@ -13,6 +13,7 @@ import type { Config } from './config';
 import { openMigratedDatabase, type DatabaseHandle } from './db/database';
 import { errorHandler } from './lib/error-handler';
 import { HttpError } from './lib/http-error';
+import { registerCompression } from './lib/compression';
 import { closeAfterAnswer } from './lib/lingering-close';
 import { duplicateKey, strictBody } from './lib/strict-json';
 import { createMailer, type Mailer } from './lib/mailer';
@@ -210,6 +211,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header('connection', 'close');
     if (request.raw.socket) closeAfterAnswer(request.raw.socket);
   });
+  // br or gzip for the api's JSON answers over 1 KB; static files come pre-compressed (issue 22).
+  registerCompression(app, (request) => routedPath(request.url).startsWith(API_PREFIX));
   // `?status=a&status=b` would otherwise reach a schema as an array and be refused with a
   // type error that does not say what was wrong.
   app.addHook('preValidation', async (request) => {
