@@ -12,6 +12,8 @@ const en: typeof mail = {
     reload: 'Reload',
     error_title: 'Error loading the dashboard',
     counts_label: 'E-mail counts',
+    trend_label: 'Quarantined e-mail per day, last 7 days (UTC): {{values}}',
+    trend_point: '{{day}}: {{count}}',
   },
   statuses: {
     pending: 'Pending',

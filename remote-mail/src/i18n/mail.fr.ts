@@ -10,6 +10,9 @@ const mail = {
     reload: 'Actualiser',
     error_title: 'Erreur lors du chargement du tableau de bord',
     counts_label: 'Compteurs des e-mails',
+    /** The trend chart read out: every day with its count. */
+    trend_label: 'E-mails mis en quarantaine par jour, 7 derniers jours (UTC)\u00a0: {{values}}',
+    trend_point: '{{day}}\u00a0: {{count}}',
   },
   statuses: {
     pending: 'En attente',

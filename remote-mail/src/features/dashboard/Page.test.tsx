@@ -1,6 +1,8 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { initI18n } from '@qc/i18n';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import ExposedDashboard from '../../exposed/Dashboard';
 
@@ -97,14 +99,14 @@ describe('remote_mail/Dashboard', () => {
       return json(200, { pending: 5, released: 0, deleted: 0 });
     });
     renderDashboard();
-    expect(await screen.findByTestId('chart-stub')).toBeInTheDocument();
+    expect(await screen.findByTestId('dashboard-trend')).toBeInTheDocument();
     down = true;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Actualiser' }));
     expect(await screen.findByText('Erreur lors du chargement du tableau de bord')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByTestId('dashboard-trend')).toBeNull());
   });
 
-  it('shows a lazy trend chart of the quarantined e-mail of the last 7 days', async () => {
+  it('shows a trend chart of the quarantined e-mail of the last 7 days', async () => {
     const queries: string[] = [];
     jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
@@ -115,29 +117,55 @@ describe('remote_mail/Dashboard', () => {
       return json(200, { pending: 1, released: 2, deleted: 3 });
     });
     renderDashboard();
-    const chart = await screen.findByTestId('chart-stub');
-    expect(chart).toHaveAttribute('data-chart', 'Area');
-    const props = JSON.parse(chart.getAttribute('data-props')!) as { data: unknown[] };
-    expect(props.data).toEqual([{ date: '2026-11-21', series: 'En quarantaine', value: 6 }]);
+    const trend = await screen.findByTestId('dashboard-trend');
+    expect(trend).toHaveTextContent('En quarantaine, 7 derniers jours (UTC)');
+    expect(within(trend).getByRole('img')).toHaveAccessibleName(
+      'E-mails mis en quarantaine par jour, 7 derniers jours (UTC)\u00a0: 21 nov.\u00a0: 6',
+    );
     expect(queries).toEqual(['?days=7']);
   });
+});
 
-  it('the trend is readable: tall enough, no legend for its one series, day labels hidden rather than rotated', async () => {
-    jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      return url.pathname === '/api/statistics/'
-        ? json(200, STATS)
-        : json(200, { pending: 1, released: 2, deleted: 3 });
+/** Relative imports (static and dynamic) of a source file, resolved to files. */
+function localImports(file: string): { local: string[]; bare: string[] } {
+  const source = readFileSync(file, 'utf8');
+  const specs = [...source.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+  const local = specs
+    .filter((s) => s.startsWith('.'))
+    .map((s) => {
+      const base = resolve(dirname(file), s);
+      const found = [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`, base].find(
+        (f) => existsSync(f) && statSync(f).isFile(),
+      );
+      if (!found) throw new Error(`${file}: cannot resolve ${s}`);
+      return found;
     });
-    renderDashboard();
-    const chart = await screen.findByTestId('chart-stub');
-    const props = JSON.parse(chart.getAttribute('data-props')!) as {
-      height: number;
-      legend?: unknown;
-      axis: { x: { labelAutoRotate?: boolean; labelAutoHide?: boolean } };
-    };
-    expect(props.height).toBeGreaterThanOrEqual(220);
-    expect(props.legend).toBe(false);
-    expect(props.axis.x).toMatchObject({ labelAutoRotate: false, labelAutoHide: true });
+  return { local, bare: specs.filter((s) => !s.startsWith('.')) };
+}
+
+describe('remote_mail/Dashboard module graph', () => {
+  it('never reaches the charts library: it loads only on the statistics page (issue 22)', () => {
+    const seen = new Set<string>();
+    const packages = new Set<string>();
+    const queue = [resolve(__dirname, '../../exposed/Dashboard.tsx')];
+    while (queue.length) {
+      const file = queue.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const { local, bare } = localImports(file);
+      bare.forEach((p) => packages.add(p));
+      queue.push(...local);
+    }
+    const files = [...seen].map((f) => relative(resolve(__dirname, '../..'), f));
+    // The walk really followed the imports (the page, its chart, the shared statistics query).
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'features/dashboard/Page.tsx',
+        'features/dashboard/TrendChart.tsx',
+        'features/statistics/statistics.queries.ts',
+      ]),
+    );
+    expect(files.filter((f) => /StatisticsChart/.test(f))).toEqual([]);
+    expect([...packages].filter((p) => p.startsWith('@ant-design/charts') || p.startsWith('@antv/'))).toEqual([]);
   });
 });

@@ -5,16 +5,15 @@ import Col from 'antd/es/col';
 import Row from 'antd/es/row';
 import { errorMessageKey } from '@qc/api-client';
 import type { DashboardCounts } from '@qc/contracts';
-import { PageError, PageHeader, retryableLazy, useThemeToken } from '@qc/ui';
+import { PageError, PageHeader, useThemeToken } from '@qc/ui';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
-import { Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCount } from '../quarantine/quarantine.format';
 import { useStatistics } from '../statistics/statistics.queries';
 import { useDashboardCounts } from './dashboard.queries';
+import { TrendChart } from './TrendChart';
 
-// The charts library is a chunk of its own, shared with the statistics page (DESIGN §2).
-const StatisticsChart = retryableLazy(() => import('../statistics/StatisticsChart'));
 const TREND = { days: '7' } as const;
 /** Tall enough for a readable plot under one line of day labels (no legend: a single series). */
 const TREND_HEIGHT = 240;
@@ -30,9 +29,8 @@ function Trend() {
   if (stats.isError || !Array.isArray(stats.data?.days)) return null;
   return (
     <Card size="small" title={t('statistics.trend_title')} style={{ marginTop: 16 }} data-testid="dashboard-trend">
-      <Suspense fallback={<div style={{ height: TREND_HEIGHT }} />}>
-        <StatisticsChart type="area" data={stats.data!} quarantinedOnly height={TREND_HEIGHT} />
-      </Suspense>
+      {/* Our own small SVG, not the charts library: that loads only on the statistics page (issue 22). */}
+      <TrendChart days={stats.data!.days} height={TREND_HEIGHT} />
     </Card>
   );
 }
