@@ -2,18 +2,14 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { openMigratedDatabase, type DatabaseHandle } from './db/database';
 import { errorHandler } from './lib/error-handler';
 import { HttpError } from './lib/http-error';
 import { registerCompression } from './lib/compression';
+import { createSerializerCompiler } from './lib/serializer';
 import { closeAfterAnswer } from './lib/lingering-close';
 import { duplicateKey, strictBody } from './lib/strict-json';
 import { createMailer, type Mailer } from './lib/mailer';
@@ -146,7 +142,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler<Parameters<typeof validatorCompiler>[0]['schema']>((route) =>
     validatorCompiler(route.httpPart === 'body' ? { ...route, schema: strictBody(route.schema) } : route),
   );
-  app.setSerializerCompiler(serializerCompiler);
+  // Compiled serializers; the tests (NODE_ENV=test) also check every answer against zod's.
+  app.setSerializerCompiler(createSerializerCompiler({ check: process.env.NODE_ENV === 'test' }));
 
   const database = options.database ?? (await openMigratedDatabase(config.database, app.log));
   const jobs = options.scheduleJobs ? scheduleJobs({ db: database.db, config }, app.log) : null;
