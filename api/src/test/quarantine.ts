@@ -226,6 +226,16 @@ export async function startSink(): Promise<Sink> {
 }
 
 /** The recount of counters from the recipient rows (what the counter tables must equal). */
+/** Each recipient's status of one message: `{address: status}`. */
+export async function recipientStatuses(t: Pick<TestApp, 'db'>, id: string): Promise<Record<string, string>> {
+  const rows = await t.db
+    .selectFrom('quarantine_recipients')
+    .select(['recipient', 'status'])
+    .where('message_id', '=', id)
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.recipient, r.status]));
+}
+
 export async function recount(t: TestApp): Promise<Record<string, number>> {
   const rows = await t.db
     .selectFrom('quarantine_recipients')

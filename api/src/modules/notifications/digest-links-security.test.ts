@@ -5,7 +5,7 @@
  */
 import { type DigestAction } from '@qc/contracts';
 import { createTestApp, type TestApp } from '../../test/helpers';
-import { ingestOk, INGEST_TOKEN, meta, mime, startSink, type Sink } from '../../test/quarantine';
+import { INGEST_TOKEN, ingestOk, meta, mime, recipientStatuses, type Sink, startSink } from '../../test/quarantine';
 import { signDigestLink } from './digest-link';
 
 const PUBLIC_URL = 'https://console.example';
@@ -47,16 +47,7 @@ function link(email: string, action: DigestAction, messageId: string | null, kin
 const post = (token: string) => t.app.inject({ method: 'POST', url: `/api/digest/${token}/` });
 const held = (to: string[], subject: string) =>
   ingestOk(t, meta({ mail_from: 'bounce@spam.example', rcpt_to: to }), mime({ subject, to: to.join(', ') }));
-const statuses = async (id: string) =>
-  Object.fromEntries(
-    (
-      await t.db
-        .selectFrom('quarantine_recipients')
-        .select(['recipient', 'status'])
-        .where('message_id', '=', id)
-        .execute()
-    ).map((r) => [r.recipient, r.status]),
-  );
+const statuses = (id: string) => recipientStatuses(t, id);
 
 describe('a personal digest link acts on its recipient’s copy only', () => {
   // The user digest ("Your quarantine": messages addressed to <you>) of a domain_admin or admin

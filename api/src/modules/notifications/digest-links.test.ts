@@ -1,6 +1,6 @@
 import { DigestActOutcome, DigestLinkInfo, type DigestAction } from '@qc/contracts';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers';
-import { ingestOk, INGEST_TOKEN, meta, mime, startSink, type Sink } from '../../test/quarantine';
+import { INGEST_TOKEN, ingestOk, meta, mime, recipientStatuses, type Sink, startSink } from '../../test/quarantine';
 import { signDigestLink } from './digest-link';
 
 const PUBLIC_URL = 'https://console.example';
@@ -66,16 +66,7 @@ async function held(to: string[], subject: string): Promise<string> {
   return ingestOk(t, meta({ mail_from: 'bounce@spam.example', rcpt_to: to }), mime({ subject, to: to.join(', ') }));
 }
 
-const statuses = async (id: string) =>
-  Object.fromEntries(
-    (
-      await t.db
-        .selectFrom('quarantine_recipients')
-        .select(['recipient', 'status'])
-        .where('message_id', '=', id)
-        .execute()
-    ).map((r) => [r.recipient, r.status]),
-  );
+const statuses = (id: string) => recipientStatuses(t, id);
 const historyOf = (id: string) =>
   t.db
     .selectFrom('history')

@@ -4,14 +4,15 @@ import SqliteDatabase from 'better-sqlite3';
 import {
   domainCounters,
   globalCounters,
-  ingestOk,
   INGEST_TOKEN,
+  ingestOk,
   meta,
   mime,
+  type QuarantineSuite,
+  recipientStatuses,
   recount,
   type Sink,
   startQuarantineSuite,
-  type QuarantineSuite,
 } from '../../test/quarantine';
 import { BULK_CONCURRENCY } from './bulk.service';
 import { insertQuarantinedMessage } from './ingest.repository';
@@ -57,16 +58,7 @@ const detail = async (email: string, id: string) => {
   expect(res.statusCode).toBe(200);
   return res.json();
 };
-const statuses = async (id: string) =>
-  Object.fromEntries(
-    (
-      await t.db
-        .selectFrom('quarantine_recipients')
-        .select(['recipient', 'status'])
-        .where('message_id', '=', id)
-        .execute()
-    ).map((r) => [r.recipient, r.status]),
-  );
+const statuses = (id: string) => recipientStatuses(t, id);
 const historyOf = async (id: string) =>
   t.db
     .selectFrom('history')
