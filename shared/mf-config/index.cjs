@@ -204,11 +204,17 @@ function baseConfig({ app, appDir, mode = 'production', publicPath = 'auto', con
 /** ModuleFederationPlugin with the project defaults (manifest on, no type download). */
 function federation({ name, appDir, exposes, filename = 'remoteEntry.js' }) {
   const ModuleFederationPlugin = loadFederationPlugin(appDir);
+  const shared = sharedDependencies(appDir);
+  // A remote brings no copy of a singleton: the console provides each one (`import: false`). With
+  // its own copy in the share scope, 'loaded-first' could hand a remote built for a newer console
+  // its own @qc/auth 2.x (when both are "loading") instead of refusing it, and the page then ran
+  // against a second auth store and crashed; with only the console's copy the check is certain.
+  if (exposes) for (const key of Object.keys(shared)) shared[key] = { ...shared[key], import: false };
   return new ModuleFederationPlugin({
     name,
     ...(exposes ? { filename, exposes } : {}),
     remotes: {},
-    shared: sharedDependencies(appDir),
+    shared,
     // 'loaded-first': share negotiation never fetches remotes. With the default 'version-first' the
     // runtime loads EVERY registered remote's entry when a chunk first consumes a shared module, so
     // remotes were downloaded before their route was visited and a remote that is down broke the
