@@ -1,5 +1,5 @@
 import { useSession } from '@qc/auth';
-import { retryableLazy, ThemeRoot } from '@qc/ui';
+import { retryableLazy } from '@qc/ui';
 import { useNotices } from '@qc/ui-state';
 import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { BootScreen } from './app/BootScreen';
@@ -12,24 +12,32 @@ import { isDigestPath } from './features/digest-link/path';
 import { LoginPage } from './features/login/LoginPage';
 
 // The protected shell (router, layout, react-query) and the notice renderer are lazy chunks, so
-// /login downloads neither (notes "A + C").
+// /login downloads neither (notes "A + C"); nor antd's theme (issue 22): every lazy page that uses
+// antd comes wrapped in ThemeRoot by the "themed" chunk.
+const loadThemed = () => import(/* webpackChunkName: "themed" */ './app/themed');
 const loadShell = () => import(/* webpackChunkName: "shell" */ './shell/RouterShell');
 // Retryable: a chunk that failed to download (network loss) is tried again on the next render.
-const RouterShell = retryableLazy(loadShell);
+const RouterShell = retryableLazy(() => loadThemed().then((m) => m.withTheme(loadShell())));
 // Public, like /login (an invited user has no session yet): its own small chunk.
-const InvitationPage = retryableLazy(
-  () => import(/* webpackChunkName: "invitation" */ './features/invitation/InvitationPage'),
+const InvitationPage = retryableLazy(() =>
+  loadThemed().then((m) =>
+    m.withTheme(import(/* webpackChunkName: "invitation" */ './features/invitation/InvitationPage')),
+  ),
 );
 // Public too (a digest e-mail's links; the token is the credential), signed in or not.
-const DigestLinkPage = retryableLazy(
-  () => import(/* webpackChunkName: "digest-link" */ './features/digest-link/DigestLinkPage'),
+const DigestLinkPage = retryableLazy(() =>
+  loadThemed().then((m) =>
+    m.withTheme(import(/* webpackChunkName: "digest-link" */ './features/digest-link/DigestLinkPage')),
+  ),
 );
+// Themes itself (it sits outside every page).
 const NotificationHost = retryableLazy(
   () => import(/* webpackChunkName: "notify" */ './features/notifications/NotificationHost'),
 );
 
+/** Started while the user signs in: the shell and antd download during the api's answer. */
 function prefetchShell() {
-  void loadShell().catch(() => undefined);
+  void Promise.all([loadThemed(), loadShell()]).catch(() => undefined);
 }
 
 /** The host root: theme, notices, and the login ↔ shell switch (outside any router). */
@@ -67,7 +75,7 @@ export function App() {
     body = <Suspense fallback={<BootScreen />}>{onInvitation ? <InvitationPage /> : <DigestLinkPage />}</Suspense>;
   else if (unreachable && !isLoading) body = <UnreachableScreen />;
   else if (isLoading || (isAuthenticated && onLogin) || (!isAuthenticated && !onLogin)) body = <BootScreen />;
-  else if (!isAuthenticated) body = <LoginPage onSubmitStart={prefetchShell} />;
+  else if (!isAuthenticated) body = <LoginPage onSubmitStart={prefetchShell} onTyping={prefetchShell} />;
   else
     body = (
       <Suspense fallback={<BootScreen />}>
@@ -76,7 +84,7 @@ export function App() {
     );
 
   return (
-    <ThemeRoot>
+    <>
       <PageBackground />
       <LoadBoundary>
         {notifyOn ? (
@@ -86,6 +94,6 @@ export function App() {
         ) : null}
         {body}
       </LoadBoundary>
-    </ThemeRoot>
+    </>
   );
 }

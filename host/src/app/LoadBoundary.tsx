@@ -1,6 +1,8 @@
-import Button from 'antd/es/button';
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ensurePublicStyles } from './public-styles';
+
+ensurePublicStyles(); // plain markup: it may show before antd is loaded
 
 /**
  * Above the host's own lazy chunks (the shell, the notices, the two-factor step): one that failed to
@@ -24,9 +26,9 @@ function LoadFailed({ onRetry }: { onRetry: () => void }) {
   return (
     <div role="alert" style={{ padding: 48, textAlign: 'center' }}>
       <p>{t('errors.network')}</p>
-      <Button type="primary" onClick={onRetry}>
+      <button type="button" className="qc-btn qc-btn-primary" onClick={onRetry}>
         {t('actions.retry')}
-      </Button>
+      </button>
     </div>
   );
 }

@@ -1,19 +1,18 @@
-import { useThemeToken } from '@qc/ui';
 import { useTheme } from '@qc/ui-state';
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
+import { ensurePublicStyles } from './public-styles';
 
-/** Paints <body> from the current antd tokens (dark mode reaches the page behind every app). */
+ensurePublicStyles();
+
+/**
+ * Marks <html> with the resolved theme: public-styles paints <body> from it (dark mode reaches the
+ * page behind every app) without antd's tokens, which are not on /login's first load (issue 22).
+ */
 export function PageBackground() {
-  const token = useThemeToken();
   const resolved = useTheme((s) => s.resolved);
-  useEffect(() => {
-    const { style } = document.body;
-    style.margin = '0';
-    style.background = token.colorBgLayout;
-    style.color = token.colorText;
-    style.fontFamily = token.fontFamily;
+  useLayoutEffect(() => {
     document.documentElement.style.colorScheme = resolved;
     document.documentElement.dataset.theme = resolved;
-  }, [token.colorBgLayout, token.colorText, token.fontFamily, resolved]);
+  }, [resolved]);
   return null;
 }

@@ -1,8 +1,10 @@
-import Button from 'antd/es/button';
 import { useSession } from '@qc/auth';
-import { useDocumentTitle, useThemeToken } from '@qc/ui';
-import { useEffect, useState, type CSSProperties } from 'react';
+import { useDocumentTitle } from '@qc/ui';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ensurePublicStyles } from './public-styles';
+
+ensurePublicStyles();
 
 /**
  * Start-up could not reach the api (network down, api restarting, 503 while its database is down)
@@ -12,7 +14,6 @@ import { useTranslation } from 'react-i18next';
  */
 export function UnreachableScreen() {
   const { t } = useTranslation('host');
-  const token = useThemeToken();
   const [leaving, setLeaving] = useState(false);
   useDocumentTitle(t('unreachable.title'));
 
@@ -22,46 +23,42 @@ export function UnreachableScreen() {
     return () => window.removeEventListener('online', retry);
   }, []);
 
-  const box: CSSProperties = {
-    maxWidth: 480,
-    padding: 32,
-    textAlign: 'center',
-    background: token.colorBgContainer,
-    borderRadius: token.borderRadiusLG,
-    border: `1px solid ${token.colorBorderSecondary}`,
-  };
   return (
     <main
       style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', padding: 24 }}
       data-testid="service-unreachable"
     >
-      <section role="alert" aria-labelledby="unreachable-title" style={box}>
-        <h1
-          id="unreachable-title"
-          style={{
-            margin: '0 0 8px',
-            fontSize: token.fontSizeHeading3,
-            fontWeight: 600,
-            color: token.colorTextHeading,
-          }}
-        >
+      <section
+        role="alert"
+        aria-labelledby="unreachable-title"
+        className="qc-card"
+        style={{ maxWidth: 480, textAlign: 'center' }}
+      >
+        <h1 id="unreachable-title" className="qc-h1">
           {t('unreachable.title')}
         </h1>
-        <p style={{ margin: '0 0 24px', color: token.colorTextSecondary }}>{t('unreachable.description')}</p>
+        <p className="qc-muted">{t('unreachable.description')}</p>
         <div style={{ display: 'flex', gap: 8, justifyContent: 'center', flexWrap: 'wrap' }}>
-          <Button type="primary" onClick={() => void useSession.getState().retryStartUp()}>
+          <button
+            type="button"
+            className="qc-btn qc-btn-primary"
+            onClick={() => void useSession.getState().retryStartUp()}
+          >
             {t('unreachable.retry')}
-          </Button>
-          <Button
-            loading={leaving}
+          </button>
+          <button
+            type="button"
+            className="qc-btn"
+            aria-busy={leaving}
             onClick={() => {
               setLeaving(true);
               // Ends this sign-in (revoked when the api answers within the logout timeout).
               void useSession.getState().logout();
             }}
           >
+            {leaving ? <span className="qc-spin" aria-hidden /> : null}
             {t('unreachable.sign_in_again')}
-          </Button>
+          </button>
         </div>
       </section>
     </main>

@@ -1,11 +1,12 @@
 import { changeLanguage, currentLanguage, isLanguage, LANGUAGES } from '@qc/i18n';
-import { useThemeToken } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
+import { ensurePublicStyles } from '../../app/public-styles';
+
+ensurePublicStyles();
 
 /** A light language selector (native <select>: no antd Select on /login). */
 export function LanguageSelect() {
   const { t, i18n } = useTranslation('common');
-  const token = useThemeToken();
   const value = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : currentLanguage();
   return (
     <select
@@ -16,17 +17,7 @@ export function LanguageSelect() {
       onChange={(e) => {
         if (isLanguage(e.target.value)) void changeLanguage(e.target.value);
       }}
-      style={{
-        height: 32,
-        padding: '0 8px',
-        borderRadius: token.borderRadius,
-        border: `1px solid ${token.colorBorder}`,
-        background: token.colorBgContainer,
-        color: token.colorText,
-        font: 'inherit',
-        fontSize: token.fontSize,
-        cursor: 'pointer',
-      }}
+      className="qc-select"
     >
       {LANGUAGES.map((lng) => (
         <option key={lng} value={lng} lang={lng}>

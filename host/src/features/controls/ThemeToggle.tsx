@@ -1,8 +1,10 @@
-import { MoonOutlined, SunOutlined } from '@ant-design/icons';
-import Button from 'antd/es/button';
 import { nextThemeMode, usePreferences, useTheme, withUnsynced, type UserPreferences } from '@qc/ui-state';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ensurePublicStyles } from '../../app/public-styles';
+import { MoonIcon, SunIcon } from './icons';
+
+ensurePublicStyles(); // plain markup: drawn on /login before antd is loaded
 
 /** Reloads the page after saving; injectable for tests. */
 export type Reloader = () => void;
@@ -22,15 +24,15 @@ export function ThemeToggle({ onReload = reloadPage, onSaved }: ThemeToggleProps
   const next = nextThemeMode(mode);
   const label = next === 'dark' ? t('theme.toggle_to_dark') : t('theme.toggle_to_light');
   return (
-    <Button
-      type="text"
-      shape="circle"
+    <button
+      type="button"
+      className="qc-icon-btn"
       aria-label={label}
       title={label}
+      aria-busy={busy}
       data-testid="theme-toggle"
-      loading={busy}
-      icon={next === 'dark' ? <MoonOutlined aria-hidden /> : <SunOutlined aria-hidden />}
       onClick={async () => {
+        if (busy) return;
         // Unsynced until the account has it: signed out, at the next sign-in; signed in, once onSaved succeeds.
         const current = usePreferences.getState().preferences;
         const saved = usePreferences.getState().save(withUnsynced({ ...current, themeMode: next }, ['themeMode']));
@@ -40,6 +42,8 @@ export function ThemeToggle({ onReload = reloadPage, onSaved }: ThemeToggleProps
         }
         onReload();
       }}
-    />
+    >
+      {busy ? <span className="qc-spin" aria-hidden /> : next === 'dark' ? <MoonIcon /> : <SunIcon />}
+    </button>
   );
 }

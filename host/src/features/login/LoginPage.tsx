@@ -1,20 +1,23 @@
 import { useSession } from '@qc/auth';
-import { retryableLazy, useDocumentTitle, useThemeToken } from '@qc/ui';
+import { retryableLazy, useDocumentTitle } from '@qc/ui';
 import { notify } from '@qc/ui-state';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoginForm } from './LoginForm';
 import { PublicPageLayout } from './PublicPageLayout';
 
-const TwoFactorStep = retryableLazy(() => import(/* webpackChunkName: "two-factor" */ './TwoFactorStep'));
+// Lazy, and themed when loaded: antd is not on /login's first load (issue 22).
+const themedStep = <P extends object>(load: () => Promise<{ default: ComponentType<P> }>) =>
+  retryableLazy(() => import(/* webpackChunkName: "themed" */ '../../app/themed').then((m) => m.withTheme(load())));
+const TwoFactorStep = themedStep(() => import(/* webpackChunkName: "two-factor" */ './TwoFactorStep'));
 // The set-up a sign-in may require (QR code library and all): downloaded only when it is.
-const TwoFactorSetupStep = retryableLazy(
-  () => import(/* webpackChunkName: "two-factor-setup" */ './TwoFactorSetupStep'),
-);
+const TwoFactorSetupStep = themedStep(() => import(/* webpackChunkName: "two-factor-setup" */ './TwoFactorSetupStep'));
 
 export interface LoginPageProps {
   /** Called when a sign-in is submitted: the host starts fetching the shell chunk in parallel. */
   onSubmitStart?: () => void;
+  /** Called as the user types (prefetch of what comes after sign-in). */
+  onTyping?: () => void;
   /** Injected for tests. */
   year?: number;
 }
@@ -24,11 +27,11 @@ export interface LoginPageProps {
  * show/hide, submit, 'forgot password' notice, theme toggle and language selector in the top bar,
  * © line with the current year. With a second factor pending, the code step replaces the form; with
  * a two-factor set-up the account requires, the set-up step does.
- * Kept light: no antd Typography/Select/Card here (a /login JS budget of 250 KB gzip).
+ * No antd on this path (issue 22's /login budget): the two-factor steps, which use it, are lazy
+ * chunks that bring their own ThemeRoot.
  */
-export function LoginPage({ onSubmitStart, year }: LoginPageProps) {
+export function LoginPage({ onSubmitStart, onTyping, year }: LoginPageProps) {
   const { t } = useTranslation('host');
-  const token = useThemeToken();
   const requires2FA = useSession((s) => s.requires2FA);
   const requiresSetup = useSession((s) => s.requires2FASetup);
   const expired = useSession((s) => s.expired);
@@ -59,12 +62,12 @@ export function LoginPage({ onSubmitStart, year }: LoginPageProps) {
         </Suspense>
       ) : (
         <>
-          <p style={{ margin: '0 0 24px', color: token.colorTextSecondary }}>{t('login.description')}</p>
-          <LoginForm {...submitStart} />
+          <p className="qc-muted">{t('login.description')}</p>
+          <LoginForm {...submitStart} {...(onTyping ? { onTyping } : {})} />
           <p style={{ margin: '16px 0 0', textAlign: 'center' }}>
             <a
               href="#forgot-password"
-              style={{ color: token.colorLink }}
+              className="qc-link"
               onClick={(e) => {
                 e.preventDefault();
                 notify({

@@ -1,13 +1,15 @@
-import { useThemeToken } from '@qc/ui';
-import type { CSSProperties, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ensurePublicStyles } from '../../app/public-styles';
 import { LanguageSelect } from '../controls/LanguageSelect';
 import { ThemeToggle } from '../controls/ThemeToggle';
 
+ensurePublicStyles();
+
 /**
  * The frame of the pages shown without a session (/login, /invitation): top bar with the theme
- * toggle and language selector, one card with its title, © line. Light on purpose: no antd
- * Typography/Select/Card (a /login JS budget).
+ * toggle and language selector, one card with its title, © line. No antd at all (its theme and
+ * cssinjs are not on /login, issue 22): plain markup styled by public-styles.
  */
 export function PublicPageLayout({
   title,
@@ -25,55 +27,24 @@ export function PublicPageLayout({
   children: ReactNode;
 }) {
   const { t } = useTranslation('host');
-  const token = useThemeToken();
-  const page: CSSProperties = { minHeight: '100vh', display: 'flex', flexDirection: 'column', color: token.colorText };
-  const bar: CSSProperties = {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'space-between',
-    gap: 12,
-    padding: '12px 24px',
-    background: token.colorBgContainer,
-    borderBottom: `1px solid ${token.colorBorderSecondary}`,
-  };
-  const card: CSSProperties = {
-    width: '100%',
-    maxWidth: width,
-    padding: 32,
-    background: token.colorBgContainer,
-    borderRadius: token.borderRadiusLG,
-    boxShadow: token.boxShadowTertiary,
-    border: `1px solid ${token.colorBorderSecondary}`,
-  };
-
   return (
-    <div style={page} data-testid={testId}>
-      <header style={bar} aria-label={t('login.top_bar')}>
-        <span style={{ fontWeight: 600, fontSize: token.fontSizeLG }}>{t('common:app.name')}</span>
-        <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+    <div className="qc-public" data-testid={testId}>
+      <header className="qc-bar" aria-label={t('login.top_bar')}>
+        <span className="qc-brand">{t('common:app.name')}</span>
+        <div className="qc-row">
           <ThemeToggle />
           <LanguageSelect />
         </div>
       </header>
-      <main style={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', padding: 24 }}>
-        <section style={card} aria-labelledby="public-page-title">
-          <h1
-            id="public-page-title"
-            style={{
-              margin: '0 0 8px',
-              fontSize: token.fontSizeHeading3,
-              fontWeight: 600,
-              color: token.colorTextHeading,
-            }}
-          >
+      <main className="qc-center">
+        <section className="qc-card" style={{ maxWidth: width }} aria-labelledby="public-page-title">
+          <h1 id="public-page-title" className="qc-h1">
             {title}
           </h1>
           {children}
         </section>
       </main>
-      <footer style={{ textAlign: 'center', padding: 16, color: token.colorTextTertiary, fontSize: token.fontSizeSM }}>
-        {t('login.copyright', { year })}
-      </footer>
+      <footer className="qc-footer">{t('login.copyright', { year })}</footer>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import notification from 'antd/es/notification';
-import { usePhoneLayout } from '@qc/ui';
+import { ThemeRoot, usePhoneLayout } from '@qc/ui';
 import { NOTIFICATION_CONFIG, useNotices } from '@qc/ui-state';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,5 +48,6 @@ export default function NotificationHost() {
     }
   }, [notices, api, closeLabel]);
 
-  return holder;
+  // Themed here: the host's root has no antd theme (issue 22: none on /login's first load).
+  return <ThemeRoot>{holder}</ThemeRoot>;
 }
