@@ -43,6 +43,7 @@ border-radius:6px;border:1px solid var(--qc-border);background:var(--qc-bg);colo
 .qc-btn-primary{background:var(--qc-primary);border-color:var(--qc-primary);color:#fff}
 .qc-btn-primary:hover{background:var(--qc-primary-hover);border-color:var(--qc-primary-hover);color:#fff}
 .qc-btn[aria-busy=true]{opacity:.75;cursor:default}
+.qc-btn-link{border-color:transparent;background:transparent;color:var(--qc-link)}.qc-btn-link:hover{border-color:transparent;color:var(--qc-link-hover)}
 .qc-block{width:100%}
 .qc-icon-btn{display:inline-flex;align-items:center;justify-content:center;width:32px;height:32px;padding:0;border:0;border-radius:50%;
 background:transparent;color:var(--qc-text);cursor:pointer;font-size:16px}

@@ -5,11 +5,11 @@ import { Suspense, useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoginForm } from './LoginForm';
 import { PublicPageLayout } from './PublicPageLayout';
+import TwoFactorStep from './TwoFactorStep';
 
 // Lazy, and themed when loaded: antd is not on /login's first load (issue 22).
 const themedStep = <P extends object>(load: () => Promise<{ default: ComponentType<P> }>) =>
   retryableLazy(() => import(/* webpackChunkName: "themed" */ '../../app/themed').then((m) => m.withTheme(load())));
-const TwoFactorStep = themedStep(() => import(/* webpackChunkName: "two-factor" */ './TwoFactorStep'));
 // The set-up a sign-in may require (QR code library and all): downloaded only when it is.
 const TwoFactorSetupStep = themedStep(() => import(/* webpackChunkName: "two-factor-setup" */ './TwoFactorSetupStep'));
 
@@ -27,8 +27,8 @@ export interface LoginPageProps {
  * show/hide, submit, 'forgot password' notice, theme toggle and language selector in the top bar,
  * © line with the current year. With a second factor pending, the code step replaces the form; with
  * a two-factor set-up the account requires, the set-up step does.
- * No antd on this path (issue 22's /login budget): the two-factor steps, which use it, are lazy
- * chunks that bring their own ThemeRoot.
+ * No antd on this path (issue 22's /login budget): the code step is plain markup like the form; the
+ * two-factor set-up, which uses antd and a QR library, is a lazy chunk with its own ThemeRoot.
  */
 export function LoginPage({ onSubmitStart, onTyping, year }: LoginPageProps) {
   const { t } = useTranslation('host');
@@ -57,9 +57,7 @@ export function LoginPage({ onSubmitStart, onTyping, year }: LoginPageProps) {
           <TwoFactorSetupStep {...submitStart} />
         </Suspense>
       ) : requires2FA ? (
-        <Suspense fallback={waiting(180)}>
-          <TwoFactorStep {...submitStart} />
-        </Suspense>
+        <TwoFactorStep {...submitStart} />
       ) : (
         <>
           <p className="qc-muted">{t('login.description')}</p>
