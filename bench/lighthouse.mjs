@@ -5,7 +5,8 @@
 //   node bench/lighthouse.mjs --url http://127.0.0.1:8080 [--path /login,/dashboard] [--runs 3] [--json]
 //     (with --url: --email / --password, or QC_BENCH_EMAIL / QC_BENCH_PASSWORD, sign in)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
@@ -44,18 +45,17 @@ async function startChrome() {
   const child = spawn(
     CHROME_PATH,
     [...CHROME_FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
-    {
-      stdio: 'ignore',
-    },
+    { stdio: 'ignore', detached: true }, // its own process group: stop() ends its helpers too
   );
   await waitFor(`http://127.0.0.1:${port}/json/version`, 30_000);
   return {
     port,
     stop: async () => {
       const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
+      process.kill(-child.pid, 'SIGTERM');
       await gone;
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium's helper processes may still be writing the profile as the main one exits.
+      await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }

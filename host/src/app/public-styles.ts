@@ -48,7 +48,8 @@ border-radius:6px;border:1px solid var(--qc-border);background:var(--qc-bg);colo
 .qc-icon-btn{display:inline-flex;align-items:center;justify-content:center;width:32px;height:32px;padding:0;border:0;border-radius:50%;
 background:transparent;color:var(--qc-text);cursor:pointer;font-size:16px}
 .qc-icon-btn:hover{background:var(--qc-fill)}
-.qc-plain{border:0;background:transparent;padding:0;cursor:pointer;color:inherit;line-height:1;display:inline-flex}
+.qc-plain{border:0;background:transparent;padding:0;cursor:pointer;color:inherit;line-height:1;display:inline-flex;align-items:center;justify-content:center;
+min-width:24px;min-height:24px;margin:-2px -6px -2px 0}
 .qc-select{height:32px;padding:0 8px;border-radius:6px;border:1px solid var(--qc-border);background:var(--qc-bg);color:var(--qc-text);font:inherit;cursor:pointer}
 .qc-spin{display:inline-block;box-sizing:border-box;width:14px;height:14px;border-radius:50%;border:2px solid currentColor;border-top-color:transparent;animation:qc-spin .8s linear infinite}
 .qc-spin-lg{width:32px;height:32px;border:3px solid var(--qc-border-2);border-top-color:var(--qc-primary)}
