@@ -175,6 +175,9 @@ async function main() {
         ['list: first page, admin', () => listQuarantine(deps, adminAuth, q({}))],
         ['list: first page, domain_admin', (k) => listQuarantine(deps, domainAdmins[k % 10], q({}))],
         ['list: first page, user', (k) => listQuarantine(deps, users[k % 20], q({}))],
+        // Issue 23: by score or size no index has the scope's order: the matching rows are sorted.
+        ['list: by score, domain_admin', (k) => listQuarantine(deps, domainAdmins[k % 10], q({ sort: 'score' }))],
+        ['list: by size, user', (k) => listQuarantine(deps, users[k % 20], q({ sort: 'size', order: 'asc' }))],
         [
           'list: deep keyset page (~150–200 days back), admin',
           (k) => listQuarantine(deps, adminAuth, q({ status: 'all', cursor: cursors[k % cursors.length] })),

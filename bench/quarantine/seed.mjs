@@ -69,7 +69,14 @@ export async function seedDatabase({ dialect, exec, n, now, historyActor, fillHi
     t[name] = Math.round(performance.now() - t0);
   };
   const pg = dialect === 'postgres';
-  const trgm = ['qm_subject_trgm', 'qm_sender_trgm', 'qm_envelope_from_trgm', 'qr_recipient_trgm'];
+  const folded = ['subject', 'sender', 'envelope_from'];
+  const trgm = [
+    'qm_subject_trgm',
+    'qm_sender_trgm',
+    'qm_envelope_from_trgm',
+    'qr_recipient_trgm',
+    ...folded.map((c) => `qm_${c}_fold_trgm`),
+  ];
   if (pg) for (const index of trgm) await exec(`drop index if exists ${index}`);
 
   await exec('create table bench_subjects (k integer primary key, text text not null)');
@@ -121,6 +128,10 @@ export async function seedDatabase({ dialect, exec, n, now, historyActor, fillHi
       await exec(`create index qm_sender_trgm on quarantine_messages using gin (sender ${ops})`);
       await exec(`create index qm_envelope_from_trgm on quarantine_messages using gin (envelope_from ${ops})`);
       await exec(`create index qr_recipient_trgm on quarantine_recipients using gin (recipient ${ops})`);
+      // Migration 0019: the search matches the folded (lower case, unaccented) subject and senders.
+      for (const c of folded) {
+        await exec(`create index qm_${c}_fold_trgm on quarantine_messages using gin (qc_fold(${c}) ${ops})`);
+      }
     } else {
       await exec(`insert into quarantine_search (message_id, recipient, domain, body)
         select id, '', '', coalesce(subject, '') || char(10) || sender || char(10) || envelope_from

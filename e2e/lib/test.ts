@@ -109,9 +109,15 @@ export function apiAnswer(page: Page, path: string, method = 'POST') {
   );
 }
 
-/** A notice of the host's single stack (antd notification, bottom-left; spec §8). */
+/**
+ * A notice of the host's single stack (antd notification, bottom-left; spec §8; on a phone without a
+ * session, at the top, clear of the sign-in form: issue 23).
+ */
 export function notice(page: Page, text: string | RegExp) {
-  return page.locator('.ant-notification-bottomLeft').getByTestId('notice').filter({ hasText: text });
+  return page
+    .locator('.ant-notification-bottomLeft, .ant-notification-top')
+    .getByTestId('notice')
+    .filter({ hasText: text });
 }
 
 /** Rewrites the remotes file and waits until the api serves the new content at /remotes.json. */

@@ -7,6 +7,7 @@ import { createPasswordHasher } from '../lib/passwords';
 import { runDigestJob } from '../modules/notifications/digest.service';
 import { runRetention } from '../modules/retention/retention.service';
 import { rebuildStatistics } from '../modules/statistics/statistics.repository';
+import { rebuildTops } from '../modules/statistics/tops.repository';
 import { systemManager } from '../modules/users/users-admin.service';
 import { createUser, resetMfa, setPassword, setRole, type UserDeps } from '../modules/users/users.service';
 
@@ -31,8 +32,9 @@ Commands:
   user:set-password  --email <e-mail> [--password <pw>|-]
   user:reset-mfa     --email <e-mail>
   user:set-role      --email <e-mail> --role <role> [--domain <domain>]
-  stats:rebuild      Recomputes the dashboard counters and the per-day statistics from the stored
-                     rows (repair after a restore or a manual change of the database).
+  stats:rebuild      Recomputes the dashboard counters, the per-day statistics and the top lists
+                     from the stored rows (repair after a restore or a manual change of the
+                     database).
   retention:run      Runs the retention job now (QC_RETENTION_DAYS), unless a server is running it.
   digest:run [--now] Sends the quarantine digests that are due (as the server does on
                      QC_DIGEST_SCHEDULE), unless a server is running them. With --now, every user
@@ -105,7 +107,8 @@ const COMMANDS: Record<string, Command> = {
   },
   'stats:rebuild': async (deps) => {
     const { counters, days } = await rebuildStatistics(deps.db);
-    return `Statistics rebuilt from the stored rows: ${counters} counter rows, ${days} day rows`;
+    const tops = await rebuildTops(deps.db);
+    return `Statistics rebuilt from the stored rows: ${counters} counter rows, ${days} day rows, ${tops} top rows`;
   },
   'retention:run': async (deps) => {
     const run = await runRetention(deps);

@@ -1,4 +1,5 @@
 import SqliteDatabase from 'better-sqlite3';
+import { fold } from '../lib/fold';
 import fs from 'node:fs';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
@@ -48,6 +49,8 @@ function openSqlite(file: string): Db {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('wal_autocheckpoint = 10000');
+  // The quarantine search's case- and accent-insensitive match (PostgreSQL's is SQL, migration 0019).
+  database.function('qc_fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? fold(v) : v));
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
 }
 

@@ -16,6 +16,8 @@ import { m0015_sender_lists } from './migration-0015-sender-lists';
 import { m0016_haraka_logs } from './migration-0016-haraka-logs';
 import { m0017_notifications } from './migration-0017-notifications';
 import { m0018_idn_addresses } from './migration-0018-idn-addresses';
+import { m0019_search_fold } from './migration-0019-search-fold';
+import { m0020_statistics_tops } from './migration-0020-statistics-tops';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -249,6 +251,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016_haraka_logs': m0016_haraka_logs,
   '0017_notifications': m0017_notifications,
   '0018_idn_addresses': m0018_idn_addresses,
+  '0019_search_fold': m0019_search_fold,
+  '0020_statistics_tops': m0020_statistics_tops,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

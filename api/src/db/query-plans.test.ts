@@ -265,11 +265,15 @@ describe.each([
   test('search: the trigram index for hits first; a common term is tested along the keyset scan', async () => {
     const hits = await explain(textHitsQuery(handle.db, scope, 'Q1234567', 4001));
     if (sqlite()) expect(hits.text).toMatch(/SCAN quarantine_search VIRTUAL TABLE INDEX/);
-    else expectPgIndex(hits, 'qm_subject_trgm', 'qm_sender_trgm', 'qm_envelope_from_trgm');
+    else expectPgIndex(hits, 'qm_subject_fold_trgm', 'qm_sender_fold_trgm', 'qm_envelope_from_fold_trgm');
+    // A Haraka uuid or a client IP: exact, by index (issue 23).
+    const byIp = await explain(textHitsQuery(handle.db, scope, '198.51.100.23', 4001));
+    if (sqlite()) expect(byIp.text).toMatch(/USING INDEX qm_ip_address \(ip_address=\?\)/);
+    else expectPgIndex(byIp, 'qm_ip_address');
     // A Message-ID is also looked up exactly, by its own index.
     const byMessageId = await explain(textHitsQuery(handle.db, scope, '<a1b2c3@mail.example>', 4001));
     if (sqlite()) expect(byMessageId.text).toMatch(/SEARCH m USING INDEX qm_message_id \(<expr>=\?\)/);
-    else expectPgIndex(byMessageId, 'qm_message_id', 'qm_subject_trgm');
+    else expectPgIndex(byMessageId, 'qm_message_id', 'qm_subject_fold_trgm');
 
     const many = await explain(listKeysQuery(handle.db, scope, { statuses: [...HELD], q: 'invoice' }, null, 51));
     if (sqlite()) {

@@ -219,6 +219,18 @@ export interface QuarantineDailyTable {
   risk_critical: number;
 }
 
+export type TopsKind = 'sender' | 'recipient' | 'symbol';
+
+/** Migration 0020: recipient rows per scope, UTC day, kind and item (sender, recipient or symbol). */
+export interface QuarantineTopsTable {
+  scope: DailyScope;
+  scope_id: string;
+  kind: TopsKind;
+  day: number;
+  item: string;
+  n: number;
+}
+
 /** A database claim per scheduled job, so one replica runs it at a time (compare-and-set on locked_until). */
 export interface JobLocksTable {
   name: string;
@@ -475,6 +487,7 @@ export interface Database {
   quarantine_recipients: QuarantineRecipientsTable;
   quarantine_counts: QuarantineCountsTable;
   quarantine_daily: QuarantineDailyTable;
+  quarantine_tops: QuarantineTopsTable;
   job_locks: JobLocksTable;
   quarantine_raw: QuarantineRawTable;
   quarantine_deliveries: QuarantineDeliveriesTable;

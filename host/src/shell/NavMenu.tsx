@@ -57,7 +57,7 @@ export function selectedEntry(pathname: string, entries: readonly RouteEntry[]):
 }
 
 /** Drawer navigation from the ONE route table, filtered by role and by /remotes.json. */
-export function NavMenu({ dark }: { dark: boolean }) {
+export function NavMenu() {
   const { t } = useTranslation('host');
   const role = useSession((s) => s.user?.role);
   const remotesStatus = useRemotes((s) => s.status);
@@ -100,7 +100,9 @@ export function NavMenu({ dark }: { dark: boolean }) {
   return (
     <Menu
       mode="inline"
-      theme={dark ? 'dark' : 'light'}
+      // "light" in both themes: under antd's dark algorithm it takes the shell's one dark palette
+      // (its "dark" menu is navy); the selected entry's colour is set in @qc/ui-state for AA.
+      theme="light"
       items={items}
       selectedKeys={selected ? [selected.id] : []}
       defaultOpenKeys={openGroup ? [`group:${openGroup}`] : []}

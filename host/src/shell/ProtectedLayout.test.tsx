@@ -1,11 +1,13 @@
 import { resetSessionForTests } from '@qc/auth';
-import { useDocumentTitle } from '@qc/ui';
+import { NARROW_QUERY, useDocumentTitle } from '@qc/ui';
 import { onlineManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, Link, RouterProvider } from 'react-router-dom';
+import { useTheme } from '@qc/ui-state';
 import { registerShellStrings } from '../i18n/shell';
 import { jsonResponse, mockApi, signIn, USER } from '../test-utils';
+import { DRAWER_COLLAPSED_KEY } from './drawer-state';
 import { ProtectedLayout } from './ProtectedLayout';
 
 function renderShell(path: string) {
@@ -37,8 +39,10 @@ describe('protected layout (spec §2)', () => {
     expect(button).toHaveAttribute('data-testid', 'feedback-button');
     await userEvent.setup().click(button);
     expect(await screen.findByRole('dialog', { name: 'Envoyer un avis' })).toBeInTheDocument();
-    // Every page ends with room for it: scrolled to the end, nothing stays under the button.
-    expect(screen.getByTestId('content')).toHaveStyle({ paddingBottom: '48px' });
+    // Every page ends with room for it (24 + 40 px, and 16 px of air, less the content's 24 px
+    // margin): scrolled to the end, nothing stays under the button.
+    expect(button).toHaveAttribute('data-placement', 'float');
+    expect(screen.getByTestId('content')).toHaveStyle({ paddingBottom: '56px' });
   });
 
   it('offline, a banner says what is shown may be out of date; back online, it goes', async () => {
@@ -138,5 +142,93 @@ describe('protected layout (spec §2)', () => {
     const nav = screen.getByRole('navigation', { name: 'Navigation principale' });
     expect(await within(nav).findByRole('link', { name: 'Paramètres' })).toBeInTheDocument();
     expect(within(nav).queryByRole('link', { name: 'Avis' })).not.toBeInTheDocument();
+  });
+});
+
+/** A 390 px phone: ours (NARROW_QUERY) and antd's Sider breakpoint query (max-width: 991.98px) match. */
+function asPhone(): () => void {
+  const matchMedia = window.matchMedia;
+  window.matchMedia = ((query: string) => ({
+    ...matchMedia(query),
+    matches: query === NARROW_QUERY || query.includes('max-width: 991'),
+  })) as typeof window.matchMedia;
+  return () => {
+    window.matchMedia = matchMedia;
+  };
+}
+
+describe('the feedback button covers nothing (issue 23)', () => {
+  it('on a phone it is the foot of the drawer’s rail, not floating over the page; the page needs no room for it', async () => {
+    const restore = asPhone();
+    try {
+      signIn();
+      mockApi(() => jsonResponse(200, USER));
+      renderShell('/dashboard');
+      const button = await screen.findByRole('button', { name: 'Envoyer un avis' });
+      expect(button).toHaveAttribute('data-placement', 'drawer');
+      expect(screen.getByTestId('drawer')).toContainElement(button);
+      expect(screen.getAllByTestId('feedback-button')).toHaveLength(1);
+      expect(document.querySelector('.ant-float-btn')).toBeNull();
+      expect(screen.getByTestId('content')).toHaveStyle({ paddingBottom: '0px' });
+      await userEvent.setup().click(button);
+      expect(await screen.findByRole('dialog', { name: 'Envoyer un avis' })).toBeInTheDocument();
+    } finally {
+      restore();
+    }
+  });
+});
+
+describe('one dark palette (issue 23)', () => {
+  afterEach(() => useTheme.getState().setMode('light'));
+
+  it('in dark mode the drawer and its menu take the shell’s palette (antd’s “light” under the dark algorithm), not navy', async () => {
+    useTheme.getState().setMode('dark');
+    signIn();
+    mockApi(() => jsonResponse(200, USER));
+    renderShell('/dashboard');
+    const drawer = screen.getByTestId('drawer');
+    expect(drawer).toHaveClass('ant-layout-sider-light');
+    expect(drawer).not.toHaveClass('ant-layout-sider-dark');
+    expect(drawer.querySelector('.ant-menu')).toHaveClass('ant-menu-light');
+    expect(drawer.querySelector('.ant-menu-dark')).toBeNull();
+  });
+});
+
+describe('drawer state across reloads (issue 23)', () => {
+  it('a collapsed drawer is collapsed again after a reload; expanded again, it stays expanded', async () => {
+    signIn();
+    mockApi(() => jsonResponse(200, USER));
+    const first = renderShell('/dashboard');
+    expect(screen.getByTestId('drawer')).toHaveAttribute('data-collapsed', 'false');
+    await userEvent.setup().click(screen.getByTestId('drawer-toggle'));
+    expect(screen.getByTestId('drawer')).toHaveAttribute('data-collapsed', 'true');
+    expect(localStorage.getItem(DRAWER_COLLAPSED_KEY)).toBe('true');
+    first.dispose();
+    cleanup();
+    // The "reload": a new shell that reads the choice back from storage.
+    renderShell('/dashboard');
+    expect(screen.getByTestId('drawer')).toHaveAttribute('data-collapsed', 'true');
+    expect(screen.getByTestId('drawer-toggle')).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.setup().click(screen.getByTestId('drawer-toggle'));
+    expect(localStorage.getItem(DRAWER_COLLAPSED_KEY)).toBe('false');
+    cleanup();
+    renderShell('/dashboard');
+    expect(screen.getByTestId('drawer')).toHaveAttribute('data-collapsed', 'false');
+  });
+
+  it('on a phone the drawer starts closed, and opening it there does not change the desktop choice', async () => {
+    localStorage.setItem(DRAWER_COLLAPSED_KEY, 'true');
+    const restore = asPhone();
+    try {
+      signIn();
+      mockApi(() => jsonResponse(200, USER));
+      renderShell('/dashboard');
+      expect(screen.getByTestId('drawer')).toHaveAttribute('data-collapsed', 'true');
+      await userEvent.setup().click(screen.getByTestId('drawer-toggle'));
+      expect(screen.getByTestId('drawer')).toHaveAttribute('data-collapsed', 'false');
+      expect(localStorage.getItem(DRAWER_COLLAPSED_KEY)).toBe('true');
+    } finally {
+      restore();
+    }
   });
 });

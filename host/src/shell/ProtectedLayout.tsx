@@ -5,7 +5,6 @@ import Layout from 'antd/es/layout';
 import { getCurrentUser } from '@qc/api-client';
 import { useSession } from '@qc/auth';
 import { documentTitle, matchesMedia, NARROW_QUERY, PageLoading, useThemeToken } from '@qc/ui';
-import { useTheme } from '@qc/ui-state';
 import { onlineManager, useQuery } from '@tanstack/react-query';
 import { Suspense, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +12,7 @@ import { Link, Outlet, useLocation } from 'react-router-dom';
 import { useRemotes } from '../app/remotes';
 import { LanguageSelect } from '../features/controls/LanguageSelect';
 import { ThemeToggle } from '../features/controls/ThemeToggle';
-import { FeedbackButton } from '../features/feedback/FeedbackButton';
+import { FEEDBACK_BUTTON_AREA, FeedbackButton } from '../features/feedback/FeedbackButton';
 import { pushPreferences } from '../features/settings/preferences-sync';
 import { useAccountPreferences } from '../features/settings/settings.queries';
 import { NavMenu, selectedEntry } from './NavMenu';
@@ -21,6 +20,7 @@ import { useFocusOnNavigation, useOverlayDrawer } from './shell-focus';
 import { ROUTES } from './route-table';
 import { ProfileMenu } from './ProfileMenu';
 import { SkipLink } from './SkipLink';
+import { readDrawerCollapsed, saveDrawerCollapsed } from './drawer-state';
 
 /** Spec §9: the drawer is 240 px wide and collapses to 64 px. */
 export const DRAWER_WIDTH = 240;
@@ -69,14 +69,14 @@ function usePageTitle() {
 export function ProtectedLayout() {
   const { t } = useTranslation('host');
   const token = useThemeToken();
-  const dark = useTheme((s) => s.resolved === 'dark');
   const remotesFailed = useRemotes((s) => s.status === 'failed');
   const online = useOnline();
   // Below antd's lg breakpoint (992 px: a phone, a small tablet) the drawer starts collapsed and the
   // content's margin shrinks: an expanded drawer left a 390 px phone about 100 px for the page. Read
   // on the first render (the Sider's onBreakpoint comes after it: the page drew wide for a few frames).
   const [narrow, setNarrow] = useState(() => matchesMedia(NARROW_QUERY));
-  const [collapsed, setCollapsed] = useState(narrow);
+  // Wide, the drawer is as the user left it (kept across reloads); narrow, it starts closed.
+  const [collapsed, setCollapsed] = useState(() => narrow || readDrawerCollapsed());
   useCurrentUserQuery();
   useAccountPreferences();
   usePageTitle();
@@ -103,10 +103,12 @@ export function ProtectedLayout() {
         breakpoint="lg"
         onBreakpoint={(below) => {
           setNarrow(below);
-          setCollapsed(below);
+          setCollapsed(below || readDrawerCollapsed());
         }}
         trigger={null}
-        theme={dark ? 'dark' : 'light'}
+        // One palette in dark mode (issue 23): antd's "dark" drawer is navy (#001529) beside the
+        // grey top bar and cards; its "light" one under the dark algorithm is their #141414.
+        theme="light"
         data-testid="drawer"
         data-collapsed={collapsed ? 'true' : 'false'}
         style={{
@@ -118,26 +120,42 @@ export function ProtectedLayout() {
             : { position: 'sticky', top: 0, alignSelf: 'flex-start', height: '100vh', overflowY: 'auto' }),
         }}
       >
-        <Link
-          to="/dashboard"
-          style={{
-            display: 'flex',
-            alignItems: 'center',
-            height: 64,
-            paddingInline: collapsed ? 0 : 24,
-            justifyContent: collapsed ? 'center' : 'flex-start',
-            fontWeight: 600,
-            fontSize: 16,
-            color: token.colorText,
-            whiteSpace: 'nowrap',
-            overflow: 'hidden',
-          }}
-        >
-          {collapsed ? 'QC' : t('common:app.name')}
-        </Link>
-        <nav ref={nav} aria-label={t('nav.main')}>
-          <NavMenu dark={dark} />
-        </nav>
+        {/* A column: the navigation, then (narrow) the feedback entry at the rail's foot, in view. */}
+        <div style={{ display: 'flex', flexDirection: 'column', minHeight: '100%' }}>
+          <Link
+            to="/dashboard"
+            style={{
+              display: 'flex',
+              alignItems: 'center',
+              height: 64,
+              paddingInline: collapsed ? 0 : 24,
+              justifyContent: collapsed ? 'center' : 'flex-start',
+              fontWeight: 600,
+              fontSize: 16,
+              color: token.colorText,
+              whiteSpace: 'nowrap',
+              overflow: 'hidden',
+            }}
+          >
+            {collapsed ? 'QC' : t('common:app.name')}
+          </Link>
+          <nav ref={nav} aria-label={t('nav.main')} style={{ flex: 1 }}>
+            <NavMenu />
+          </nav>
+          {narrow ? (
+            <div
+              style={{
+                position: 'sticky',
+                bottom: 0,
+                padding: 8,
+                background: token.colorBgContainer,
+                borderTop: `1px solid ${token.colorBorderSecondary}`,
+              }}
+            >
+              <FeedbackButton inDrawer expanded={!collapsed} />
+            </div>
+          ) : null}
+        </div>
       </Layout.Sider>
       {overlay ? (
         <>
@@ -174,7 +192,11 @@ export function ProtectedLayout() {
             aria-expanded={!collapsed}
             ref={toggle}
             data-testid="drawer-toggle"
-            onClick={() => setCollapsed((c) => !c)}
+            onClick={() => {
+              const next = !collapsed;
+              setCollapsed(next);
+              if (!narrow) saveDrawerCollapsed(next);
+            }}
           />
           <div style={{ flex: 1 }} />
           <ThemeToggle onSaved={pushPreferences} />
@@ -189,12 +211,13 @@ export function ProtectedLayout() {
           <Alert type="warning" banner showIcon title={t('layout.remotes_unavailable')} data-testid="remotes-error" />
         ) : null}
         {/* Room at the end of every page for the floating feedback button (40 px, 24 px from the
-            corner): scrolled to the end, no cell, chart or preview stays under it. */}
+            corner): scrolled to the end, no cell, chart or preview stays under it. Narrow, the
+            button is in the drawer: no room needed. */}
         <Layout.Content
           ref={content}
           id="content"
           tabIndex={-1}
-          style={{ margin: narrow ? 12 : 24, paddingBottom: 48, outline: 'none' }}
+          style={{ margin: narrow ? 12 : 24, paddingBottom: narrow ? 0 : FEEDBACK_BUTTON_AREA - 24, outline: 'none' }}
           data-testid="content"
         >
           <Suspense fallback={<PageLoading />}>
@@ -202,7 +225,7 @@ export function ProtectedLayout() {
           </Suspense>
         </Layout.Content>
       </Layout>
-      <FeedbackButton />
+      {narrow ? null : <FeedbackButton />}
     </Layout>
   );
 }

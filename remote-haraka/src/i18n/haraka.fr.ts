@@ -28,7 +28,7 @@ const haraka = {
     shown_count: '{{count}} lignes affichées',
     window: 'Recherche du {{from}} au {{to}}.',
     split_note:
-      'La recherche porte sur {{days}} jours au plus à la fois : « Charger plus » continue vers les jours plus anciens de la période.',
+      'La recherche porte sur {{days}} jours au plus à la fois\u00a0: « Charger plus » continue vers les jours plus anciens de la période.',
     columns: {
       line: 'Ligne',
       date: 'Date et heure',
@@ -58,7 +58,7 @@ const haraka = {
     },
     tail: {
       label: 'Suivi en direct',
-      on: 'Suivi en direct : nouvelles lignes toutes les {{seconds}} s.',
+      on: 'Suivi en direct\u00a0: nouvelles lignes toutes les {{seconds}}\u00a0s.',
       paused: 'Suivi en pause tant que la page est masquée.',
       unavailable: 'Le suivi en direct ne concerne que les périodes qui incluent maintenant.',
       new_lines: '{{count}} nouvelles lignes',
@@ -113,7 +113,7 @@ const haraka = {
     per_hour: 'Répartition par heure (UTC)',
     per_hour_label: 'Lignes par heure de la journée (UTC)',
     columns: { hostname: 'Serveur', total: 'Lignes', origin: 'Origine', errors: 'Erreurs', warnings: 'Avertissements' },
-    hour: '{{hour}} h',
+    hour: '{{hour}}\u00a0h',
     lines: 'Lignes',
   },
   per_day: {

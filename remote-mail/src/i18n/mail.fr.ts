@@ -11,7 +11,9 @@ const mail = {
     error_title: 'Erreur lors du chargement du tableau de bord',
     counts_label: 'Compteurs des e-mails',
     /** The trend chart read out: every day with its count. */
-    trend_label: 'E-mails mis en quarantaine par jour, 7 derniers jours (UTC)\u00a0: {{values}}',
+    trend_label: 'E-mails mis en quarantaine par jour, {{days}}\u00a0derniers jours (UTC)\u00a0: {{values}}',
+    /** The trend's period (spec §9 chart periods). */
+    trend_period: 'Période du graphique',
     trend_point: '{{day}}\u00a0: {{count}}',
   },
   statuses: {
@@ -47,14 +49,23 @@ const mail = {
   none: '—',
   quarantine: {
     title: 'Quarantaine',
-    description: 'Les e-mails retenus par le filtre anti-spam qui vous sont adressés.',
+    /** For an admin: everything held. The user's and domain admin's say whose mail they see. */
+    description: 'Tous les e-mails en quarantaine, retenus par le filtre anti-spam.',
+    description_user: 'Les e-mails retenus par le filtre anti-spam qui vous sont adressés.',
+    description_domain_admin: 'Les e-mails de votre domaine retenus par le filtre anti-spam.',
     reload: 'Actualiser',
     error_title: 'Erreur lors du chargement de la quarantaine',
     empty: 'Aucun e-mail ne correspond à ces filtres.',
     table_label: 'E-mails en quarantaine',
+    total_one: '{{n}}\u00a0e-mail',
+    total_other: '{{n}}\u00a0e-mails',
+    /** The count stops at its bound: an exact count would read every message. */
+    total_over_one: 'Plus de {{n}}\u00a0e-mail (compte arrêté là)',
+    total_over_other: 'Plus de {{n}}\u00a0e-mails (compte arrêté là)',
     columns: {
       date: 'Date',
       sender: 'Expéditeur',
+      sender_recipients: 'Expéditeur / destinataires',
       recipients: 'Destinataires',
       subject: 'Objet',
       score: 'Score',
@@ -74,13 +85,14 @@ const mail = {
       label: 'Filtres',
       status: 'Statut',
       search: 'Recherche',
-      search_placeholder: 'Objet, expéditeur, destinataire, Message-ID…',
+      search_placeholder: 'Objet, expéditeur, destinataire, Message-ID, IP, uuid…',
       sender: 'Expéditeur',
       recipient: 'Destinataire',
       action: 'Action',
       any_action: 'Toutes les actions',
       score_min: 'Score min.',
       score_max: 'Score max.',
+      score_reversed: 'Le score min. doit être inférieur ou égal au score max.',
       period: 'Période',
       any_date: 'Toutes les dates',
       range: 'Dates (début et fin)',
@@ -150,6 +162,8 @@ const mail = {
       'Vos téléchargements, libérations et suppressions, et ceux des administrateurs sur vos e-mails, ainsi que les modifications et événements de sécurité de votre compte. Une adresse IP n’est affichée que pour vos propres actions.',
     description_domain_admin:
       'Téléchargements, libérations et suppressions faits par les utilisateurs de votre domaine ou sur ses e-mails, ainsi que les modifications et événements de sécurité de ses comptes et du domaine. Une adresse IP n’est affichée que pour les utilisateurs de votre domaine.',
+    export: 'Exporter en CSV',
+    export_error: 'Échec de l’export de l’historique',
     reload: 'Actualiser',
     error_title: 'Erreur lors du chargement de l’historique',
     empty: 'Aucune entrée de l’historique ne correspond à ces filtres.',
@@ -201,6 +215,7 @@ const mail = {
       system_rule: 'Règle système\u00a0:',
       list_entry: 'Entrée de liste\u00a0:',
       list: 'Liste\u00a0:',
+      release_to: 'Copie envoyée\u00a0:',
     },
     /** A list row's label, as the api records it (`whitelist jane@example.com`, `blacklist of user …`). */
     list_label: {
@@ -251,7 +266,7 @@ const mail = {
       action: 'Action',
       any_action: 'Toutes les actions',
       user: 'Utilisateur (e-mail)',
-      user_placeholder: 'Adresse complète',
+      user_placeholder: 'Tout ou partie de l’adresse',
       period: 'Période',
     },
     pager_label: 'Pagination',
@@ -261,6 +276,18 @@ const mail = {
     description: 'E-mails mis en quarantaine, libérés et supprimés au fil du temps, comptés par destinataire.',
     reload: 'Actualiser',
     error_title: 'Erreur lors du chargement des statistiques',
+    /** Issue 23 #21: under the charts. */
+    tops: {
+      senders: 'Principaux expéditeurs',
+      recipients: 'Principaux destinataires',
+      symbols: 'Principaux symboles Rspamd',
+      domains: 'Par domaine',
+      domain: 'Domaine',
+      none: 'Rien sur cette période.',
+      null_sender: 'Expéditeur vide (<>)',
+      loading: 'Chargement des classements…',
+      error: 'Les classements n’ont pas pu être chargés.',
+    },
     empty: 'Aucun e-mail sur cette période.',
     range: 'Période',
     ranges: {
@@ -309,7 +336,7 @@ const mail = {
     risk_levels: { low: 'Faible', medium: 'Moyen', high: 'Élevé', critical: 'Critique' },
     range_shown: 'Du {{from}} au {{to}} (jours UTC)',
     loading_chart: 'Chargement du graphique…',
-    trend_title: 'En quarantaine, 7 derniers jours (UTC)',
+    trend_title: 'En quarantaine, {{days}}\u00a0derniers jours (UTC)',
   },
   learn: {
     why: 'Pourquoi retenu',
@@ -371,6 +398,21 @@ const mail = {
     release_others_one: 'Le libérer',
     list_conflict: 'L’expéditeur est sur la liste noire du même propriétaire\u00a0: retirez-le d’abord (Paramètres).',
   },
+  release_to: {
+    button: 'Envoyer une copie à…',
+    title: 'Envoyer une copie à une autre adresse',
+    body: 'Le message original est remis à cette adresse par le relais de libération. Ses destinataires restent en quarantaine.',
+    address: 'Adresse',
+    placeholder_domain: 'nom@{{domain}}',
+    help_domain: 'Une adresse de votre domaine ({{domain}}).',
+    help_admin: 'N’importe quelle adresse valide.',
+    submit: 'Envoyer',
+    invalid: 'Saisissez une adresse e-mail valide.',
+    not_in_domain: 'L’adresse doit appartenir à votre domaine ({{domain}}).',
+    done: 'Copie envoyée',
+    done_description: 'Le message a été remis à {{address}}.',
+    error: 'Échec de l’envoi de la copie',
+  },
   block: {
     button: 'Bloquer l’expéditeur',
     title: 'Bloquer {{sender}}\u202f?',
@@ -390,6 +432,8 @@ const mail = {
   email: {
     back: 'Retour à la liste',
     from: 'De {{sender}}',
+    from_prefix: 'De',
+    name_shows_other_address: 'Le nom affiché montre une autre adresse',
     not_found: 'E-mail introuvable',
     not_found_description:
       'Il a peut-être été supprimé à l’expiration de la durée de conservation, ou il ne vous est pas adressé.',
@@ -457,7 +501,13 @@ const mail = {
       empty: 'Ce message n’a pas de version texte.',
       truncated: 'Seuls les {{shown}} premiers caractères sur {{total}} sont affichés.',
     },
-    headers: { empty: 'Aucun en-tête.', name: 'Nom', value: 'Valeur', header: 'En-tête' },
+    headers: {
+      empty: 'Aucun en-tête.',
+      name: 'Nom',
+      value: 'Valeur',
+      header: 'En-tête',
+      help: 'Dans l’ordre du message, mots encodés (RFC\u00a02047) décodés. L’onglet «\u00a0Source brute\u00a0» les montre tels quels.',
+    },
     raw: {
       unavailable: 'La source brute n’est plus disponible.',
       error_title: 'Erreur lors du chargement de la source brute',
@@ -491,6 +541,16 @@ const mail = {
       type: 'Type',
       size: 'Taille',
       empty: 'Aucune pièce jointe.',
+      unnamed: '(sans nom)',
+      declared: 'Déclaré\u00a0:',
+      detected: 'Détecté\u00a0:',
+      unknown_type: 'inconnu',
+      mismatch: 'Ne correspond pas',
+      sha256: 'SHA-256',
+      download: 'Télécharger',
+      download_named: 'Télécharger {{name}}',
+      download_error: 'Échec du téléchargement de la pièce jointe',
+      help: 'Chaque pièce jointe est enregistrée comme un fichier, jamais ouverte dans le navigateur\u00a0; le téléchargement est inscrit dans l’historique.',
     },
     urls: {
       title: 'URL détectées',

@@ -13,12 +13,12 @@ const rspamd = {
       new: 'Nouveau filtre de domaine',
       value_label: 'Domaine de l’expéditeur',
       matches:
-        'Ces filtres portent sur le domaine de l’expéditeur de l’enveloppe (MAIL FROM), par exemple exemple.fr pour jean@exemple.fr. Un nom internationalisé (bücher.example) est enregistré sous sa forme ASCII (xn--bcher-kva.example). Un domaine exact ne couvre pas ses sous-domaines : utilisez *.exemple.fr pour eux.',
+        'Ces filtres portent sur le domaine de l’expéditeur de l’enveloppe (MAIL FROM), par exemple exemple.fr pour jean@exemple.fr. Un nom internationalisé (bücher.example) est enregistré sous sa forme ASCII (xn--bcher-kva.example). Un domaine exact ne couvre pas ses sous-domaines\u00a0: utilisez *.exemple.fr pour eux.',
       empty: 'Aucun filtre de domaine',
       examples: {
-        exact: 'Exemple : spam.example.',
-        wildcard: 'Exemple : *.spam.example (tous ses sous-domaines).',
-        regex: 'Exemple : /^(.+\\.)?spam\\.example$/i.',
+        exact: 'Exemple\u00a0: spam.example.',
+        wildcard: 'Exemple\u00a0: *.spam.example (tous ses sous-domaines).',
+        regex: 'Exemple\u00a0: /^(.+\\.)?spam\\.example$/i.',
       },
       placeholder: { exact: 'spam.example', wildcard: '*.spam.example', regex: '/^(.+\\.)?spam\\.example$/i' },
     },
@@ -27,13 +27,13 @@ const rspamd = {
       new: 'Nouveau filtre d’adresse IP',
       value_label: 'Adresse IP du client',
       matches:
-        'Ces filtres portent sur l’adresse IP du serveur qui a remis le message (IPv4 ou IPv6). Une adresse s’écrit sans zéros en tête (10.0.0.1, pas 010.0.0.1) ; un réseau en CIDR avec les bits d’hôte à zéro.',
+        'Ces filtres portent sur l’adresse IP du serveur qui a remis le message (IPv4 ou IPv6). Une adresse s’écrit sans zéros en tête (10.0.0.1, pas 010.0.0.1)\u202f; un réseau en CIDR avec les bits d’hôte à zéro.',
       empty: 'Aucun filtre d’adresse IP',
       examples: {
-        exact: 'Exemple : 192.0.2.10 ou 2001:db8::1.',
-        cidr: 'Exemple : 192.0.2.0/24 ou 2001:db8::/32.',
-        wildcard: 'Exemple : 192.0.2.* (des octets entiers en fin d’adresse ; enregistré en 192.0.2.0/24).',
-        regex: 'Exemple : /^192\\.0\\.2\\.\\d+$/.',
+        exact: 'Exemple\u00a0: 192.0.2.10 ou 2001:db8::1.',
+        cidr: 'Exemple\u00a0: 192.0.2.0/24 ou 2001:db8::/32.',
+        wildcard: 'Exemple\u00a0: 192.0.2.* (des octets entiers en fin d’adresse\u202f; enregistré en 192.0.2.0/24).',
+        regex: 'Exemple\u00a0: /^192\\.0\\.2\\.\\d+$/.',
       },
       placeholder: { exact: '192.0.2.10', cidr: '192.0.2.0/24', wildcard: '192.0.2.*', regex: '/^192\\.0\\.2\\./' },
     },
@@ -45,9 +45,9 @@ const rspamd = {
         'Ces filtres portent sur l’adresse complète de l’expéditeur de l’enveloppe (MAIL FROM), par exemple newsletter@promo.example. Les adresses sont enregistrées en minuscules.',
       empty: 'Aucun filtre d’expéditeur',
       examples: {
-        exact: 'Exemple : vente@promo.example.',
-        wildcard: 'Exemples : *@spam.example, news-*@promo.example.',
-        regex: 'Exemple : /^news-\\d+@promo\\.example$/.',
+        exact: 'Exemple\u00a0: vente@promo.example.',
+        wildcard: 'Exemples\u00a0: *@spam.example, news-*@promo.example.',
+        regex: 'Exemple\u00a0: /^news-\\d+@promo\\.example$/.',
       },
       placeholder: { exact: 'vente@promo.example', wildcard: '*@spam.example', regex: '/^news-\\d+@promo\\.example$/' },
     },
@@ -56,12 +56,12 @@ const rspamd = {
       new: 'Nouveau filtre d’objet',
       value_label: 'Objet du message',
       matches:
-        'Ces filtres « spéciaux » portent sur l’en-tête Subject (l’objet) du message. Un objet exact doit correspondre à l’objet entier, sans tenir compte de la casse ; un message sans objet ne correspond à aucun filtre.',
+        'Ces filtres « spéciaux » portent sur l’en-tête Subject (l’objet) du message. Un objet exact doit correspondre à l’objet entier, sans tenir compte de la casse\u202f; un message sans objet ne correspond à aucun filtre.',
       empty: 'Aucun filtre d’objet',
       examples: {
-        exact: 'Exemple : Vous avez gagné !',
-        wildcard: 'Exemple : *facture impayée* (l’objet contient ces mots).',
-        regex: 'Exemple : /facture n°\\s*\\d+/i.',
+        exact: 'Exemple\u00a0: Vous avez gagné !',
+        wildcard: 'Exemple\u00a0: *facture impayée* (l’objet contient ces mots).',
+        regex: 'Exemple\u00a0: /facture n°\\s*\\d+/i.',
       },
       placeholder: { exact: 'Vous avez gagné !', wildcard: '*facture impayée*', regex: '/facture n°\\s*\\d+/i' },
     },
@@ -70,18 +70,18 @@ const rspamd = {
     exact: { label: 'Exact', help: 'La valeur entière, sans tenir compte de la casse.' },
     wildcard: {
       label: 'Joker',
-      help: '« * » remplace n’importe quelle suite de caractères et « ? » un seul caractère ; le motif doit couvrir la valeur entière.',
+      help: '« * » remplace n’importe quelle suite de caractères et « ? » un seul caractère\u202f; le motif doit couvrir la valeur entière.',
     },
     regex: {
       label: 'Expression régulière',
-      help: 'Écrite /motif/options (options i, m, s, u) ou seule (insensible à la casse). Sont refusés : les références arrière, les assertions avant/arrière et les motifs qui peuvent s’emballer, comme (a+)+.',
+      help: 'Écrite /motif/options (options i, m, s, u) ou seule (insensible à la casse). Sont refusés\u00a0: les références arrière, les assertions avant/arrière et les motifs qui peuvent s’emballer, comme (a+)+.',
     },
     cidr: { label: 'Réseau (CIDR)', help: 'Une adresse de réseau et la longueur de son préfixe.' },
   },
   /** What each action does to the mail (the kinds offer some of them). */
   actions: {
-    reject: { label: 'Rejeter', help: 'refusé pendant la session SMTP (5xx) ; l’expéditeur reçoit une erreur.' },
-    soft_reject: { label: 'Refus temporaire', help: 'refusé pour le moment (4xx) ; l’expéditeur réessaiera.' },
+    reject: { label: 'Rejeter', help: 'refusé pendant la session SMTP (5xx)\u202f; l’expéditeur reçoit une erreur.' },
+    soft_reject: { label: 'Refus temporaire', help: 'refusé pour le moment (4xx)\u202f; l’expéditeur réessaiera.' },
     greylist: {
       label: 'Liste grise',
       help: 'refusé pour le moment (4xx), puis accepté quand l’expéditeur réessaie après le délai.',
@@ -318,15 +318,15 @@ const rspamd = {
     from: 'Expéditeur',
     to: 'Destinataire',
     pattern_help:
-      'Une adresse, @domaine, ou un motif avec les jokers «\u00a0*\u00a0» et «\u00a0?\u00a0» ; «\u00a0*\u00a0» seul désigne n’importe qui.',
-    to_help: 'Même syntaxe ; «\u00a0*\u00a0» pour tous les destinataires.',
-    to_user_help: 'L’adresse de l’utilisateur ({{email}}) ; «\u00a0*\u00a0» revient au même.',
+      'Une adresse, @domaine, ou un motif avec les jokers «\u00a0*\u00a0» et «\u00a0?\u00a0»\u202f; «\u00a0*\u00a0» seul désigne n’importe qui.',
+    to_help: 'Même syntaxe\u202f; «\u00a0*\u00a0» pour tous les destinataires.',
+    to_user_help: 'L’adresse de l’utilisateur ({{email}})\u202f; «\u00a0*\u00a0» revient au même.',
     columns: { pair: 'Expéditeur → destinataire', owner: 'Propriétaire' },
   },
   system: {
     title: 'Règles système',
     description:
-      'Des règles à plusieurs critères (expéditeur, objet, destinataire, adresse IP) : tous ceux qui sont donnés doivent correspondre.',
+      'Des règles à plusieurs critères (expéditeur, objet, destinataire, adresse IP)\u00a0: tous ceux qui sont donnés doivent correspondre.',
     new: 'Nouvelle règle',
     new_title: 'Nouvelle règle système',
     edit_title: 'Modifier une règle système',
@@ -339,7 +339,7 @@ const rspamd = {
     fields: { from: 'Expéditeur', subject: 'Objet', to: 'Destinataire', ip: 'Adresse IP du client' },
     pattern_names: { from: 'De\u00a0:', subject: 'Objet\u00a0:', to: 'À\u00a0:', ip: 'IP\u00a0:' },
     help: {
-      from: 'Adresse de l’enveloppe : une adresse, @domaine, des jokers «\u00a0*\u00a0» et «\u00a0?\u00a0», ou /expression/options.',
+      from: 'Adresse de l’enveloppe\u00a0: une adresse, @domaine, des jokers «\u00a0*\u00a0» et «\u00a0?\u00a0», ou /expression/options.',
       subject:
         'L’objet entier (sans tenir compte de la casse), avec des jokers «\u00a0*\u00a0» et «\u00a0?\u00a0», ou /expression/options.',
       to: 'Adresse de l’enveloppe, même syntaxe que l’expéditeur.',

@@ -62,6 +62,8 @@ export const HISTORY_TARGET_KINDS = [
   'system_rule',
   'list_entry',
   'list',
+  /** A release to another address (issue 23): label "recipients → address". */
+  'release_to',
 ] as const;
 export const HistoryTargetKind = z.enum(HISTORY_TARGET_KINDS);
 export type HistoryTargetKind = z.infer<typeof HistoryTargetKind>;
@@ -100,7 +102,8 @@ export const HistoryList = z.object({ results: z.array(HistoryEntry), next_curso
 export type HistoryList = z.infer<typeof HistoryList>;
 
 /**
- * GET /api/history/: newest first. `user` is an e-mail (exact, case-insensitive) or a user id.
+ * GET /api/history/: newest first. `user` is a user id, or part of the actor's e-mail
+ * (case-insensitive substring).
  * A user sees their own actions and those on their mail, a domain_admin those of their domain's
  * users and on their domain's mail, an admin all.
  */
@@ -116,3 +119,15 @@ export const HistoryListQuery = z
   })
   .superRefine(refuseReversedBounds);
 export type HistoryListQuery = z.infer<typeof HistoryListQuery>;
+
+/** GET /api/history/export/: the list's filters, every page (no cursor, no page size). */
+export const HistoryExportQuery = z
+  .object({
+    action: z.preprocess(emptyAsUndefined, HistoryAction.optional()),
+    category: z.preprocess(emptyAsUndefined, HistoryCategory.optional()),
+    user: optionalText(320),
+    date_from: DateFilter,
+    date_to: DateFilter,
+  })
+  .superRefine(refuseReversedBounds);
+export type HistoryExportQuery = z.infer<typeof HistoryExportQuery>;

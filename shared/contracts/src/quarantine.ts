@@ -168,9 +168,14 @@ export function refuseReversedBounds(
   }
 }
 
+/** What the list can be sorted by: received date, Rspamd score (none: lowest), sender address, size. */
+export const QUARANTINE_SORTS = ['date', 'score', 'sender', 'size'] as const;
+export const SORT_ORDERS = ['desc', 'asc'] as const;
+
 /**
- * GET /api/quarantine/. Text filters match substrings, case-insensitively: `q` the subject, the
- * sender (header From and envelope) or a recipient the caller may see; `sender` and `recipient`
+ * GET /api/quarantine/. Text filters match substrings, case-insensitively: `q` the subject or the
+ * sender (header From and envelope), accents ignored too, or a recipient the caller may see; `q`
+ * also finds a message by its exact Message-ID, Haraka uuid or client IP; `sender` and `recipient`
  * those fields only. `date_from`/`date_to` are inclusive (a date-only `date_to` covers that UTC day).
  */
 export const QuarantineListQuery = z
@@ -184,6 +189,9 @@ export const QuarantineListQuery = z
     score_max: optionalNumber,
     date_from: DateFilter,
     date_to: DateFilter,
+    /** Sort key (ties broken by id, in the same direction); the cursor carries it. */
+    sort: z.preprocess(emptyAsUndefined, z.enum(QUARANTINE_SORTS).default('date')),
+    order: z.preprocess(emptyAsUndefined, z.enum(SORT_ORDERS).default('desc')),
     cursor: CursorParam,
     page_size: PageSizeParam,
   })
@@ -222,8 +230,23 @@ export const QuarantineItem = z.object({
 });
 export type QuarantineItem = z.infer<typeof QuarantineItem>;
 
-/** Newest first; pass `next_cursor` back as `?cursor=` (with the same filters) for the next page. */
-export const QuarantineList = z.object({ results: z.array(QuarantineItem), next_cursor: z.string().nullable() });
+/**
+ * Messages counted exactly up to this many; beyond, the count says "more than" it. Counting reads
+ * up to this many index rows on every first page: kept small so the list stays as fast.
+ */
+export const LIST_COUNT_EXACT_MAX = 1000;
+
+/**
+ * In `sort`/`order` (newest first by default); pass `next_cursor` back as `?cursor=` (with the same
+ * filters and sort) for the next page. `total` (first page only, no cursor): how many messages match,
+ * exact, or `exact: false` with `count` LIST_COUNT_EXACT_MAX when there are more; absent for a
+ * search term with many hits (counting would match every message in scope).
+ */
+export const QuarantineList = z.object({
+  results: z.array(QuarantineItem),
+  next_cursor: z.string().nullable(),
+  total: z.object({ count: z.number().int().nonnegative(), exact: z.boolean() }).optional(),
+});
 export type QuarantineList = z.infer<typeof QuarantineList>;
 
 export const QuarantineRecipient = z.object({
@@ -233,7 +256,18 @@ export const QuarantineRecipient = z.object({
 });
 export type QuarantineRecipient = z.infer<typeof QuarantineRecipient>;
 
-export const MailAttachment = z.object({ name: z.string(), type: z.string(), size: z.number().int().nonnegative() });
+export const MailAttachment = z.object({
+  name: z.string(),
+  /** The type as declared by the message (Content-Type). */
+  type: z.string(),
+  size: z.number().int().nonnegative(),
+  /** Issue 23, computed from the stored raw (absent once retention removed it): its place for the download route. */
+  index: z.number().int().nonnegative().optional(),
+  /** The type as detected from the bytes (magic numbers); null when nothing is recognised. */
+  detected_type: z.string().nullable().optional(),
+  /** SHA-256 of the decoded content, lower-case hex. */
+  sha256: z.string().optional(),
+});
 export type MailAttachment = z.infer<typeof MailAttachment>;
 
 /**
@@ -323,6 +357,8 @@ export const QuarantineDetail = z.object({
   /** The Date header. */
   date: z.string().nullable(),
   sender: z.string(),
+  /** The From header's display name (decoded), shown beside the address; null when it has none. */
+  sender_name: z.string().nullable().optional(),
   envelope_from: z.string(),
   recipients: z.array(QuarantineRecipient),
   recipient_count: z.number().int().nonnegative(),
@@ -371,6 +407,13 @@ export const ReleaseRequest = z
   .strict()
   .nullish();
 export type ReleaseRequest = z.infer<typeof ReleaseRequest>;
+
+/**
+ * POST /api/quarantine/{id}/release-to/ (issue 23): a copy of the original to another address of the
+ * caller's scope (admin: any; domain_admin: of their domain); the recipients' statuses do not change.
+ */
+export const ReleaseToRequest = z.object({ address: z.string().trim().min(1).max(320) }).strict();
+export type ReleaseToRequest = z.infer<typeof ReleaseToRequest>;
 
 /** 200: released to every recipient the caller acts for (or to some: partially_released, the others release_failed). */
 export const ReleaseResponse = z.object({

@@ -73,3 +73,27 @@ export const Statistics = z.object({
   risk: RiskCounts,
 });
 export type Statistics = z.infer<typeof Statistics>;
+
+/** How many items each top list of GET /api/statistics/tops/ has at most. */
+export const STATISTICS_TOP_LIMIT = 10;
+
+/** One item of a top list: a sender (lower-cased; '' for the null sender), a recipient or a symbol. */
+export const TopItem = z.object({ key: z.string(), count });
+export type TopItem = z.infer<typeof TopItem>;
+
+export const DomainStatistics = z.object({ domain: z.string(), quarantined: count, released: count, deleted: count });
+export type DomainStatistics = z.infer<typeof DomainStatistics>;
+
+/**
+ * GET /api/statistics/tops/ (same query and scope as GET /api/statistics/): the senders, recipients
+ * and Rspamd symbols (those that added to the score) of the most quarantined recipient rows received
+ * in the range; `domains` (admins only, else null): each recipient domain's counts, busiest first.
+ */
+export const StatisticsTops = z.object({
+  range: z.object({ from: z.string(), to: z.string() }),
+  senders: z.array(TopItem),
+  recipients: z.array(TopItem),
+  symbols: z.array(TopItem),
+  domains: z.array(DomainStatistics).nullable(),
+});
+export type StatisticsTops = z.infer<typeof StatisticsTops>;

@@ -9,6 +9,8 @@ export {
   nextThemeMode,
   resolveTheme,
   PRIMARY_COLORS,
+  DARK_TAG_TEXT,
+  LIGHT_TAG_TEXT,
   type ThemeMode,
   type ResolvedTheme,
   type ThemeState,
@@ -36,3 +38,4 @@ export {
   type ActiveNotice,
   type NoticeState,
 } from './notify.store';
+export { contrastRatio, flatten, parseColor } from './contrast';

@@ -2,7 +2,11 @@ import Flex from 'antd/es/flex';
 import Typography from 'antd/es/typography';
 import type { ReactNode } from 'react';
 
-/** Page title (an h1) with optional actions on the right. */
+/**
+ * Page title (an h1) with optional actions on its line, and the description below both. The
+ * description is under the row, not beside the title: a long one (the domain_admin's history) was as
+ * wide as the page and pushed the actions ("Actualiser") onto a line of their own.
+ */
 export function PageHeader({
   title,
   extra,
@@ -13,18 +17,22 @@ export function PageHeader({
   description?: ReactNode;
 }) {
   return (
-    <Flex justify="space-between" align="flex-start" gap={16} wrap style={{ marginBottom: 24 }}>
-      <div>
+    <div style={{ marginBottom: 24 }}>
+      <Flex justify="space-between" align="center" gap={16} wrap data-testid="page-header-row">
         <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
           {title}
         </Typography.Title>
-        {description ? (
-          <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
-            {description}
-          </Typography.Paragraph>
+        {extra ? (
+          <Flex gap={8} wrap>
+            {extra}
+          </Flex>
         ) : null}
-      </div>
-      {extra ? <Flex gap={8}>{extra}</Flex> : null}
-    </Flex>
+      </Flex>
+      {description ? (
+        <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
+          {description}
+        </Typography.Paragraph>
+      ) : null}
+    </div>
   );
 }

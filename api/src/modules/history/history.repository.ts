@@ -55,7 +55,7 @@ export interface HistoryFilters {
   action?: HistoryRow['action'];
   /** Any of these actions (a category of the history). */
   actions?: readonly HistoryRow['action'][];
-  /** An e-mail (lower-cased) or a user id. */
+  /** A user id, or part of the actor's e-mail (case-insensitive). */
   user?: string;
   dateFrom?: number;
   dateTo?: number;
@@ -101,9 +101,11 @@ function pageQuery(
   if (f.action) query = query.where('h.action', '=', f.action);
   if (f.actions) query = query.where('h.action', 'in', f.actions);
   if (f.user) {
+    // A user id, or part of the actor's address (any case): within the caller's rows only.
+    const pattern = `%${f.user.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const user = f.user;
     query = query.where((eb) =>
-      user.includes('@') ? eb('h.actor_email', '=', user.toLowerCase()) : eb('h.actor_id', '=', user),
+      eb.or([eb('h.actor_id', '=', user), sql<SqlBool>`lower(h.actor_email) like ${pattern} escape '\\'`]),
     );
   }
   if (f.dateFrom !== undefined) query = query.where(date, '>=', f.dateFrom);

@@ -1,8 +1,11 @@
-import { ApiError, HistoryList, HistoryListQuery } from '@qc/contracts';
+import { Readable } from 'node:stream';
+import { ApiError, HistoryExportQuery, HistoryList, HistoryListQuery } from '@qc/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { createBudgets } from '../../lib/budget';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
+import { EXPORT_MAX_ROWS, exportFilename, historyCsv } from './history.export';
 import { historyPage } from './history.service';
 
 /**
@@ -38,6 +41,43 @@ export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       const auth = currentAuth(request);
       if (isHistorySearch(request.query)) await searches(auth.user.user_id);
       return historyPage(ctx.db, auth, request.query);
+    },
+  );
+  app.get(
+    '/api/history/export/',
+    {
+      onRequest: requireAuthHook(ctx),
+      schema: {
+        tags: ['history'],
+        summary: 'The filtered history as CSV (UTF-8 with BOM), streamed, newest first',
+        description:
+          'The rows GET /api/history/ would list with the same filters and the same scope, every page, up to ' +
+          `${EXPORT_MAX_ROWS} rows. Cells a spreadsheet would read as a formula are prefixed with an apostrophe. ` +
+          'Every export spends one of QC_BUDGET_SEARCHES (429 `rate_limited` with Retry-After beyond).',
+        security: [{ bearer: [] }],
+        querystring: HistoryExportQuery,
+        response: {
+          // A stream: Fastify does not serialize it.
+          200: { description: 'The CSV file', content: { 'text/csv': { schema: z.file() } } },
+          400: ApiError,
+          401: ApiError,
+          429: ApiError,
+        },
+      },
+    },
+    async (request, reply) => {
+      const auth = currentAuth(request);
+      // An export reads up to every page at once: it costs as a search, whatever its filters.
+      await searches(auth.user.user_id);
+      return (
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${exportFilename()}"`)
+          .header('cache-control', 'no-store')
+          .header('x-row-limit', String(EXPORT_MAX_ROWS))
+          // A stream, not the File the schema documents for OpenAPI: Fastify pipes it as it comes.
+          .send(Readable.from(historyCsv(ctx.db, auth, request.query)) as never)
+      );
     },
   );
 };

@@ -1,10 +1,17 @@
-import { dateFilterBound, HISTORY_CATEGORIES, type HistoryList, type HistoryListQuery } from '@qc/contracts';
+import {
+  dateFilterBound,
+  HISTORY_CATEGORIES,
+  type HistoryEntry,
+  type HistoryExportQuery,
+  type HistoryList,
+  type HistoryListQuery,
+} from '@qc/contracts';
 import type { Db } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
 import type { AuthContext } from '../auth/auth.service';
 import { visibleSubjects } from '../quarantine/list.repository';
 import { scopeFor } from '../quarantine/quarantine.service';
-import { listHistory, readerKey, type HistoryRow, type HistoryScope } from './history.repository';
+import { listHistory, readerKey, type HistoryFilters, type HistoryRow, type HistoryScope } from './history.repository';
 
 /**
  * Issue 5: "scoped like the quarantine". A user reads their own actions and what was done with
@@ -50,42 +57,50 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
   return { createdAt, id };
 }
 
+/** The filters of a list or export query, as the repository takes them. */
+export function historyFilters(query: HistoryExportQuery): HistoryFilters {
+  return {
+    action: query.action,
+    actions: query.category ? HISTORY_CATEGORIES[query.category] : undefined,
+    user: query.user,
+    dateFrom: dateFilterBound(query.date_from, false),
+    dateTo: dateFilterBound(query.date_to, true),
+  };
+}
+
+/** Rows as the api shows them: the mail's subject where the caller may see it, the IP where they may read it. */
+export async function toEntries(db: Db, auth: AuthContext, rows: HistoryRow[]): Promise<HistoryEntry[]> {
+  // Which mail each row is about, by its subject, for the mails the caller may see as in the list.
+  const emailIds = rows.flatMap((r) => (r.email_id === null ? [] : [r.email_id]));
+  const subjects = await visibleSubjects(db, [...new Set(emailIds)], scopeFor(auth.user));
+  return rows.map((r) => ({
+    id: r.id,
+    date: new Date(r.created_at).toISOString(),
+    user: { id: r.actor_id, email: r.actor_email, role: r.actor_role },
+    action: r.action,
+    email_id: r.email_id,
+    email: r.email_id !== null && subjects.has(r.email_id) ? { subject: subjects.get(r.email_id) ?? null } : null,
+    target:
+      r.target_kind && r.target_label !== null ? { kind: r.target_kind, id: r.target_id, label: r.target_label } : null,
+    changes: r.changes ? (JSON.parse(r.changes) as string[]) : null,
+    ip_address: showsIp(auth, r) ? r.ip_address : null,
+    result: r.result,
+    code: r.code,
+  }));
+}
+
 export async function historyPage(db: Db, auth: AuthContext, query: HistoryListQuery): Promise<HistoryList> {
   const rows = await listHistory(
     db,
     historyScopeFor(auth),
-    {
-      action: query.action,
-      actions: query.category ? HISTORY_CATEGORIES[query.category] : undefined,
-      user: query.user,
-      dateFrom: dateFilterBound(query.date_from, false),
-      dateTo: dateFilterBound(query.date_to, true),
-    },
+    historyFilters(query),
     query.cursor ? decodeCursor(query.cursor) : null,
     query.page_size + 1,
   );
   const page = rows.slice(0, query.page_size);
   const last = page[page.length - 1];
-  // Which mail each row is about, by its subject, for the mails the caller may see as in the list.
-  const emailIds = page.flatMap((r) => (r.email_id === null ? [] : [r.email_id]));
-  const subjects = await visibleSubjects(db, [...new Set(emailIds)], scopeFor(auth.user));
   return {
-    results: page.map((r) => ({
-      id: r.id,
-      date: new Date(r.created_at).toISOString(),
-      user: { id: r.actor_id, email: r.actor_email, role: r.actor_role },
-      action: r.action,
-      email_id: r.email_id,
-      email: r.email_id !== null && subjects.has(r.email_id) ? { subject: subjects.get(r.email_id) ?? null } : null,
-      target:
-        r.target_kind && r.target_label !== null
-          ? { kind: r.target_kind, id: r.target_id, label: r.target_label }
-          : null,
-      changes: r.changes ? (JSON.parse(r.changes) as string[]) : null,
-      ip_address: showsIp(auth, r) ? r.ip_address : null,
-      result: r.result,
-      code: r.code,
-    })),
+    results: await toEntries(db, auth, page),
     next_cursor: rows.length > query.page_size && last ? encodeCursor(last.created_at, last.id) : null,
   };
 }

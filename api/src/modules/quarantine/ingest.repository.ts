@@ -5,6 +5,7 @@ import { normaliseAddress, recipientDomain } from '../../lib/addresses';
 import type { Outcome } from '../../lib/group-commit';
 import { newId } from '../../lib/ids';
 import { addDaily, applyDailyDeltas, riskField, type DailyDeltas } from '../statistics/statistics.repository';
+import { addTops, applyTopsDeltas, scoringSymbols, type TopsDeltas } from '../statistics/tops.repository';
 import { addDelta, applyCountDeltas, type CountDeltas } from './quarantine-counters';
 import { chunks, isSqlite } from './quarantine-scope';
 
@@ -132,6 +133,13 @@ export async function insertQuarantinedMessages(db: Db, msgs: NewQuarantinedMess
     }
     await applyCountDeltas(trx, counts);
     await applyDailyDeltas(trx, daily);
+    // The statistics' top senders, recipients and symbols (issue 23 #21).
+    const tops: TopsDeltas = new Map();
+    for (const { msg, recipients } of written) {
+      const symbols = scoringSymbols(msg.details?.symbols);
+      addTops(tops, { receivedAt: msg.receivedAt, sender: msg.sender, symbols }, recipients);
+    }
+    await applyTopsDeltas(trx, tops);
     return items.map(({ id }): Outcome<string> =>
       stored.has(id) ? { ok: true, value: id } : { ok: false, error: new DuplicateMessageError() },
     );

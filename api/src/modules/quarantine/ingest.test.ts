@@ -238,7 +238,10 @@ describe('storage and parsing', () => {
       ['ann@a.example', 'pending'],
       ['bob@a.example', 'pending'],
     ]);
-    expect(d.attachments).toEqual([{ name: 'invoice.pdf', type: 'application/pdf', size: 9 }]);
+    // Index, detected type and SHA-256 are read from the stored raw (issue 23).
+    expect(d.attachments).toEqual([
+      expect.objectContaining({ index: 0, name: 'invoice.pdf', type: 'application/pdf', size: 9 }),
+    ]);
     expect(d.urls).toEqual(['https://phish.example/login?a=1&b=2', 'https://two.example/x']);
     // Every group Rspamd gives (spec §3 "groups"), not only the first.
     expect(d.symbols).toEqual([
@@ -270,7 +273,8 @@ describe('storage and parsing', () => {
       { symbol: 'OLD', score: 1, description: null, options: [], group: 'old', groups: ['old'] },
     ]);
     expect(d.html_body).toContain('phish.example');
-    expect(d.headers).toEqual(expect.arrayContaining([{ name: 'message-id', value: '<abc-123@spam.example>' }]));
+    // As the mail carried them (issue 23): its own spelling, in its order.
+    expect(d.headers).toEqual(expect.arrayContaining([{ name: 'Message-ID', value: '<abc-123@spam.example>' }]));
     expect(Date.parse(d.received_at)).toBe(Date.parse(m.received_at as string));
     expect(Buffer.compare(await rawOf(id), raw)).toBe(0);
   });

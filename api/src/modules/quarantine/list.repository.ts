@@ -5,11 +5,33 @@ import type { QuarantineMessagesTable, RecipientStatus } from '../../db/schema';
 import { byMessageScope, isSqlite, scopeSql, type Scope } from './quarantine-scope';
 
 /** Case-insensitive substring match, the user's text taken literally (no wildcards). */
-function containsSql(db: DbExecutor, ref: string, value: string): RawBuilder<SqlBool> {
+export function containsSql(db: DbExecutor, ref: string, value: string): RawBuilder<SqlBool> {
   const pattern = `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return isSqlite(db)
     ? sql<SqlBool>`${sql.ref(ref)} like ${pattern} escape '\\'`
     : sql<SqlBool>`${sql.ref(ref)} ilike ${pattern}`;
+}
+
+/**
+ * Case- and accent-insensitive substring match ("felicitations" finds "Félicitations"): qc_fold()
+ * on both sides (lower + accents removed; SQLite: registered by the api, PostgreSQL: migration 0019,
+ * with trigram indexes on the folded subject and senders).
+ */
+export function foldedContainsSql(ref: string, value: string): RawBuilder<SqlBool> {
+  const pattern = `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<SqlBool>`qc_fold(${sql.ref(ref)}) like qc_fold(${pattern}) escape '\\'`;
+}
+
+/**
+ * A term matched exactly against a message's Haraka uuid (its first or a retry's) and client IP:
+ * what an admin pastes from a log line. Through unique or plain indexes (qm_ip_address, 0019).
+ */
+function exactIdsSql(q: string): RawBuilder<{ message_id: string }> | null {
+  const term = q.trim();
+  if (!/^[\x21-\x7e]+$/.test(term)) return null;
+  return sql`select id as message_id from quarantine_messages where uuid = ${term}
+    union all select message_id from quarantine_message_uuids where uuid = ${term}
+    union all select id as message_id from quarantine_messages where ip_address = ${term}`;
 }
 
 export interface ListFilters {
@@ -34,6 +56,8 @@ export interface ListKey {
   message_id: string;
 }
 
+export type SortOrder = 'asc' | 'desc';
+
 /** Shorter terms have no trigram: they are matched with LIKE on the rows the keyset scan reads. */
 export const TRIGRAM_MIN = 3;
 /**
@@ -51,56 +75,90 @@ export const HITS_FIRST_MAX = 2000;
 export const SENDER_HITS_FIRST_MAX = 4000;
 
 /**
- * One keyset page of the messages the caller may see, newest first: (received_at, id) strictly
- * after `after`. Driven by the scope's index on quarantine_recipients ((recipient|domain|-),
- * received_at DESC, message_id DESC, status); message filters join quarantine_messages. No OFFSET,
- * no count. A text search of 3+ characters first asks the trigram index (FTS5 on SQLite, pg_trgm
- * GIN on PostgreSQL) for at most HITS_FIRST_MAX + 1 hits: few hits are read by primary key and
- * sorted; many are matched row by row along the keyset scan (which stops after one page). On
- * PostgreSQL a sender filter of 3+ characters is probed the same way (SENDER_HITS_FIRST_MAX).
+ * The filters with the ids of a text search (and on PostgreSQL of a sender filter) when they have
+ * few hits; null when they have none (the page is empty).
  */
-export async function listPage(
+export async function withHitIds(db: DbExecutor, scope: Scope, f: ListFilters): Promise<ListFilters | null> {
+  if (f.q !== undefined && f.q.length >= TRIGRAM_MIN && !f.textIds) {
+    const hits = await textHitIds(db, scope, f.q, HITS_FIRST_MAX);
+    if (hits.complete && !hits.ids.length) return null;
+    if (hits.complete) f = { ...f, textIds: hits.ids };
+  }
+  if (f.sender !== undefined && f.sender.length >= TRIGRAM_MIN && !f.senderIds && !isSqlite(db)) {
+    const hits = await senderHitIds(db, f.sender, SENDER_HITS_FIRST_MAX);
+    if (hits.complete && !hits.ids.length) return null;
+    if (hits.complete) f = { ...f, senderIds: hits.ids };
+  }
+  return f;
+}
+
+/** The page's keys, then their messages by primary key: one statement, one round trip (query-plan test). */
+export function listPageQuery(
   db: DbExecutor,
   scope: Scope,
   f: ListFilters,
   after: ListKey | null,
   limit: number,
-): Promise<ListMessageRow[]> {
-  if (f.q !== undefined && f.q.length >= TRIGRAM_MIN && !f.textIds) {
-    const hits = await textHitIds(db, scope, f.q, HITS_FIRST_MAX);
-    if (hits.complete && !hits.ids.length) return [];
-    if (hits.complete) f = { ...f, textIds: hits.ids };
-  }
-  if (f.sender !== undefined && f.sender.length >= TRIGRAM_MIN && !f.senderIds && !isSqlite(db)) {
-    const hits = await senderHitIds(db, f.sender, SENDER_HITS_FIRST_MAX);
-    if (hits.complete && !hits.ids.length) return [];
-    if (hits.complete) f = { ...f, senderIds: hits.ids };
-  }
-  const { rows } = await listPageQuery(db, scope, f, after, limit).execute(db);
-  return rows.map((r) => ({ ...r, received_at: Number(r.received_at) }));
+  order: SortOrder = 'desc',
+) {
+  const dir = sql.raw(order);
+  return sql<ListMessageRow>`select ${LIST_COLUMNS}
+    from (${listKeysQuery(db, scope, f, after, limit, order)}) k join quarantine_messages m on m.id = k.message_id
+    order by k.received_at ${dir}, k.message_id ${dir}`;
 }
 
-/** The page's keys, then their messages by primary key: one statement, one round trip (query-plan test). */
-export function listPageQuery(db: DbExecutor, scope: Scope, f: ListFilters, after: ListKey | null, limit: number) {
-  return sql<ListMessageRow>`select m.id, m.received_at, m.sender, m.subject, m.score, m.action, m.size,
-      m.recipient_count, m.raw_purged_at
-    from (${listKeysQuery(db, scope, f, after, limit)}) k join quarantine_messages m on m.id = k.message_id
-    order by k.received_at desc, k.message_id desc`;
-}
+/** The columns of a list item, from quarantine_messages `m`. */
+export const LIST_COLUMNS = sql`m.id, m.received_at, m.sender, m.subject, m.score, m.action, m.size,
+      m.recipient_count, m.raw_purged_at`;
 
-/** The keys of listPage's page (exported for the query-plan test). */
+/** The keys of listPage's page in date order (exported for the query-plan test). */
 export function listKeysQuery(
   db: DbExecutor,
   scope: Scope,
   f: ListFilters,
   after: ListKey | null,
   limit: number,
+  order: SortOrder = 'desc',
 ): RawBuilder<ListKey> {
-  const senderTested = f.sender !== undefined && !f.senderIds;
-  const needsMessage = senderTested || f.action !== undefined || f.scoreMin !== undefined || f.scoreMax !== undefined;
   // Few text hits: their rows by primary key, then sorted. SQLite has no statistics to see that, so
   // the other indexed columns are hidden from its planner (unary +).
   const hitsFirst = f.textIds !== undefined && isSqlite(db);
+  const receivedAt = hitsFirst ? sql`+r.received_at` : sql`r.received_at`;
+  const { conditions, needsMessage } = listConditions(db, scope, f, hitsFirst);
+  const [before, beforeOrAt] = order === 'desc' ? [sql.raw('<'), sql.raw('<=')] : [sql.raw('>'), sql.raw('>=')];
+  if (after) {
+    // PostgreSQL takes a row comparison as one index range. SQLite needs the redundant `<=` to seek
+    // to the cursor: with the OR alone it walks the index from the newest row (O(depth)).
+    conditions.push(
+      isSqlite(db)
+        ? sql<SqlBool>`${receivedAt} ${beforeOrAt} ${after.received_at} and (${receivedAt} ${before} ${after.received_at} or (${receivedAt} = ${after.received_at} and r.message_id ${before} ${after.message_id}))`
+        : sql<SqlBool>`(r.received_at, r.message_id) ${before} (${after.received_at}, ${after.message_id})`,
+    );
+  }
+  const dir = sql.raw(order);
+  const join = needsMessage ? sql`join quarantine_messages m on m.id = r.message_id` : sql``;
+  return sql<ListKey>`select ${distinctFor(scope)} r.received_at, r.message_id
+    from quarantine_recipients r ${join}
+    where ${sql.join(conditions, sql` and `)}
+    order by r.received_at ${dir}, r.message_id ${dir}
+    limit ${limit}`;
+}
+
+/** A user has one row per message (the primary key is (message_id, recipient)): no DISTINCT needed. */
+export const distinctFor = (scope: Scope) => (scope.kind === 'recipient' ? sql`` : sql`distinct`);
+
+/**
+ * The conditions of the filters on quarantine_recipients `r` (and quarantine_messages `m` when
+ * `needsMessage`). `hitsFirst`: the rows are found by id (few text hits), the scope's index hidden.
+ */
+export function listConditions(
+  db: DbExecutor,
+  scope: Scope,
+  f: ListFilters,
+  hitsFirst: boolean,
+): { conditions: Expression<SqlBool>[]; needsMessage: boolean } {
+  const senderTested = f.sender !== undefined && !f.senderIds;
+  const needsMessage = senderTested || f.action !== undefined || f.scoreMin !== undefined || f.scoreMax !== undefined;
   const receivedAt = hitsFirst ? sql`+r.received_at` : sql`r.received_at`;
   const conditions: Expression<SqlBool>[] = [scopeSql(scope, 'r', hitsFirst)];
   if (f.statuses) conditions.push(sql<SqlBool>`r.status in (${sql.join(f.statuses)})`);
@@ -119,31 +177,20 @@ export function listKeysQuery(
     // message's subject and senders (by primary key), and this (visible) recipient's address. A
     // scalar subquery, not EXISTS: PostgreSQL may turn an EXISTS into a hashed subplan, which reads
     // and matches every message before the first row (a full scan, whatever the LIMIT).
-    const text = ['t.subject', 't.sender', 't.envelope_from'].map((c) => containsSql(db, c, f.q!));
+    const text = ['t.subject', 't.sender', 't.envelope_from'].map((c) => foldedContainsSql(c, f.q!));
     const messageIds = messageIdForms(f.q);
     if (messageIds) text.push(messageIdSql('t', messageIds));
+    const term = f.q.trim();
+    if (exactIdsSql(term)) {
+      text.push(sql<SqlBool>`t.uuid = ${term}`, sql<SqlBool>`t.ip_address = ${term}`);
+      text.push(sql<SqlBool>`t.id in (select message_id from quarantine_message_uuids where uuid = ${term})`);
+    }
     conditions.push(
       sql<SqlBool>`(coalesce((select ${sql.join(text, sql` or `)} from quarantine_messages t where t.id = r.message_id), false)
         or ${containsSql(db, 'r.recipient', f.q)})`,
     );
   }
-  if (after) {
-    // PostgreSQL takes a row comparison as one index range. SQLite needs the redundant `<=` to seek
-    // to the cursor: with the OR alone it walks the index from the newest row (O(depth)).
-    conditions.push(
-      isSqlite(db)
-        ? sql<SqlBool>`${receivedAt} <= ${after.received_at} and (${receivedAt} < ${after.received_at} or (${receivedAt} = ${after.received_at} and r.message_id < ${after.message_id}))`
-        : sql<SqlBool>`(r.received_at, r.message_id) < (${after.received_at}, ${after.message_id})`,
-    );
-  }
-  // A user has one row per message (the primary key is (message_id, recipient)): no DISTINCT needed.
-  const distinct = scope.kind === 'recipient' ? sql`` : sql`distinct`;
-  const join = needsMessage ? sql`join quarantine_messages m on m.id = r.message_id` : sql``;
-  return sql<ListKey>`select ${distinct} r.received_at, r.message_id
-    from quarantine_recipients r ${join}
-    where ${sql.join(conditions, sql` and `)}
-    order by r.received_at desc, r.message_id desc
-    limit ${limit}`;
+  return { conditions, needsMessage };
 }
 
 /**
@@ -165,8 +212,8 @@ function messageIdSql(alias: string, forms: readonly string[]): RawBuilder<SqlBo
 }
 
 /**
- * The ids of messages whose subject or senders, or one of whose recipients in scope, contain `q`, or
- * whose Message-ID is `q`
+ * The ids of messages whose subject or senders (case and accents folded), or one of whose recipients
+ * in scope, contain `q`, or whose Message-ID, Haraka uuid or client IP is `q`
  * (3+ characters), from the trigram indexes — complete when there are at most `limit` (else only
  * `complete: false`: the index read stops early for a common term).
  */
@@ -194,19 +241,21 @@ export function textHitsQuery(
   const byMessageId = forms
     ? sql`union all select id as message_id from quarantine_messages m where ${messageIdSql('m', forms)}`
     : sql``;
+  const exact = exactIdsSql(q);
+  const byExact = exact ? sql`union all ${exact}` : sql``;
   if (isSqlite(db)) {
     const phrase = `"${q.replaceAll('"', '""')}"`;
     return sql`select message_id from quarantine_search
       where quarantine_search match ${phrase} and (recipient = '' or ${scopeSql(scope)})
-    ${byMessageId}
+    ${byMessageId} ${byExact}
     limit ${cap}`;
   }
   const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql`select id as message_id from quarantine_messages
-      where subject ilike ${pattern} or sender ilike ${pattern} or envelope_from ilike ${pattern}
+  const folded = ['subject', 'sender', 'envelope_from'].map((c) => foldedContainsSql(c, q));
+  return sql`select id as message_id from quarantine_messages where ${sql.join(folded, sql` or `)}
     union all
     select message_id from quarantine_recipients where recipient ilike ${pattern} and ${scopeSql(scope)}
-    ${byMessageId}
+    ${byMessageId} ${byExact}
     limit ${cap}`;
 }
 

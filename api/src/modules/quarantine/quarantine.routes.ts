@@ -11,6 +11,7 @@ import {
   ReleaseFailure,
   ReleaseRequest,
   ReleaseResponse,
+  ReleaseToRequest,
 } from '@qc/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -30,6 +31,8 @@ import {
 } from './ingest.service';
 import { deleteMessage, downloadRaw, listQuarantine, quarantineDetail, type Actor } from './quarantine.service';
 import { releaseMessage } from './release.service';
+import { downloadAttachment } from './attachments.service';
+import { releaseTo } from './release-to.service';
 
 /** The form, for the OpenAPI document: the handler reads the multipart parts and checks them itself. */
 const IngestForm = z.object({
@@ -198,6 +201,74 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       await budgets.downloads(userOf(request));
       const { data, disposition } = await downloadRaw(ctx, actorOf(request), request.params.id);
       return sendDownload(reply, { type: 'message/rfc822', disposition, data });
+    },
+  );
+
+  app.get(
+    '/api/quarantine/:id/attachments/:index/',
+    {
+      onRequest: [auth, noStore],
+      exposeHeadRoute: false,
+      schema: {
+        tags: ['quarantine'],
+        summary: 'One attachment of the e-mail as a download (audited), never rendered',
+        description:
+          'The decoded bytes of attachment `index` (0-based, the order of the detail’s `attachments`), as ' +
+          'application/octet-stream with Content-Disposition attachment and nosniff. Same scope as the raw ' +
+          'download; recorded in the history (download). 404 `attachment_not_found` for an index it does not have. ' +
+          `Every call counts, ${RATE_LIMITED} (QC_BUDGET_DOWNLOADS), nothing recorded.`,
+        security,
+        params: IdParams.extend({ index: z.coerce.number().int().min(0).max(100_000) }),
+        response: {
+          200: { description: 'The attachment', content: { 'application/octet-stream': { schema: z.file() } } },
+          400: ApiError,
+          401: ApiError,
+          404: ApiError,
+          410: ApiError.describe('raw_purged: retention removed the original bytes'),
+          429: ApiError,
+        },
+      },
+    },
+    async (request, reply) => {
+      await budgets.downloads(userOf(request));
+      const { id, index } = request.params;
+      const { data, disposition } = await downloadAttachment(ctx, actorOf(request), id, index);
+      return sendDownload(reply, { type: 'application/octet-stream', disposition, data });
+    },
+  );
+
+  app.post(
+    '/api/quarantine/:id/release-to/',
+    {
+      onRequest: auth,
+      schema: {
+        tags: ['quarantine'],
+        summary: 'Send a copy to another address of the caller’s scope (admin: any; domain_admin: their domain)',
+        description:
+          'The original bytes with X-Quarantine-Released, through the release relay, to `address` only; the ' +
+          'recipients’ statuses do not change. Recorded in the history (release) with the recipients and the address. ' +
+          '403 for a user; 400 `validation_error` for an address that is not valid or not of the domain_admin’s ' +
+          'domain (nothing sent). 502 `relay_refused` | `relay_unreachable` | `release_unknown`. 410 `raw_purged`, ' +
+          `503 \`relay_not_configured\`. Every call counts, ${RATE_LIMITED} (QC_BUDGET_RELEASES).`,
+        security,
+        params: IdParams,
+        body: ReleaseToRequest,
+        response: {
+          200: ReleaseResponse,
+          400: ApiError,
+          401: ApiError,
+          403: ApiError,
+          404: ApiError,
+          410: ApiError,
+          429: ApiError,
+          502: ReleaseFailure,
+          503: ApiError,
+        },
+      },
+    },
+    async (request) => {
+      await budgets.releases(userOf(request));
+      return releaseTo(ctx, actorOf(request), request.params.id, request.body.address);
     },
   );
 

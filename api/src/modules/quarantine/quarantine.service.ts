@@ -26,18 +26,19 @@ import type { SessionContextRow } from '../auth/auth.repository';
 import { withHeldBy } from '../rspamd/held-by';
 import { learnedState } from '../learning/learned';
 import { holdReasons, visibleListOptions } from './hold-reasons';
+import { decodeCursor, encodeCursor } from './list-cursor';
+import { countMatching, listPage, type ListSort } from './list-sort.repository';
 import {
   firstRecipients,
-  listPage,
   visibleRecipients,
   type ListMessageRow,
   type RecipientRow,
   statusCounts,
   type ListFilters,
-  type ListKey,
   type StatusCount,
 } from './list.repository';
-import { findMessage, findRaw, hasRaw, lastDelivery, messageExists } from './quarantine.repository';
+import { rawDetail, storedSenderName } from './message-inspect';
+import { findMessage, findRaw, lastDelivery, messageExists } from './quarantine.repository';
 import { retryUuidsOf } from './ingest.repository';
 import type { Scope } from './quarantine-scope';
 import { recordHistory, refusedSince, softDelete } from './status.repository';
@@ -145,22 +146,6 @@ export async function summaryFor(deps: Deps, id: string, scope: Scope, now = Dat
   return summarize(await statusCounts(deps.db, [id], scope, now - RELEASE_STALE_MS));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Cursor: opaque base64url of the last row's (received_at, id).
-
-function encodeCursor(key: ListKey): string {
-  return Buffer.from(`${key.received_at}.${key.message_id}`, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): ListKey {
-  const [time, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
-  const receivedAt = Number(time);
-  if (!id || rest.length || !/^\d+$/.test(time ?? '') || !Number.isSafeInteger(receivedAt) || !/^\w+$/.test(id)) {
-    throw new HttpError(400, 'validation_error', 'The request is not valid.', { cursor: 'Invalid cursor.' });
-  }
-  return { received_at: receivedAt, message_id: id };
-}
-
 const STATUS_FILTERS: Record<QuarantineListQuery['status'], RecipientStatus[] | null> = {
   pending: [...HELD_STATUSES],
   released: ['released'],
@@ -205,8 +190,16 @@ export async function listQuarantine(
     dateFrom: dateFilterBound(query.date_from, false),
     dateTo: dateFilterBound(query.date_to, true),
   };
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
-  const rows = scope.kind === 'none' ? [] : await listPage(deps.db, scope, filters, after, query.page_size + 1);
+  const sort: ListSort = { by: query.sort, order: query.order };
+  const after = query.cursor ? decodeCursor(query.cursor, sort) : null;
+  // The count on the first page only: the next pages keep the filters (and so the count).
+  const [rows, total] =
+    scope.kind === 'none'
+      ? [[], after ? undefined : { count: 0, exact: true }]
+      : await Promise.all([
+          listPage(deps.db, scope, filters, after, query.page_size + 1, sort),
+          after ? undefined : countMatching(deps.db, scope, filters),
+        ]);
   const messages = rows.slice(0, query.page_size);
   // Nearly every message has a few recipients: all their visible rows are read in one query and
   // counted here. The rare message to many is read bounded (first rows, counts by status).
@@ -253,8 +246,8 @@ export async function listQuarantine(
     };
   });
   const last = messages[messages.length - 1];
-  const next = rows.length > query.page_size && last ? { received_at: last.received_at, message_id: last.id } : null;
-  return { results, next_cursor: next ? encodeCursor(next) : null };
+  const next = rows.length > query.page_size && last ? { value: last.sort_value, message_id: last.id } : null;
+  return { results, next_cursor: next ? encodeCursor(sort, next) : null, ...(total ? { total } : {}) };
 }
 
 export function parseJsonArray<T>(text: string | null): T[] {
@@ -287,12 +280,15 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
   const summary = await summaryFor(deps, id, scope, now);
   const m = summary.total ? await findMessage(deps.db, id) : undefined;
   if (!m) throw emailNotFound();
-  const [rows, delivery, rawStored, retryUuids] = await Promise.all([
+  const [rows, delivery, raw, retryUuids] = await Promise.all([
     firstRecipients(deps.db, [id], scope, DETAIL_RECIPIENTS),
     lastDelivery(deps.db, id, scope),
-    hasRaw(deps.db, id),
+    findRaw(deps.db, id),
     retryUuidsOf(deps.db, id),
   ]);
+  // Headers as carried, display name, attachments' hashes: from the raw while it is stored (issue 23).
+  const fromRaw = await rawDetail(raw);
+  const storedHeaders = parseJsonArray<MailHeader>(m.headers);
   const visible = visibleTo(scope);
   const staleBefore = now - RELEASE_STALE_MS;
   // "Held by filter X": the console rules the symbols' options name. The list symbols' options name
@@ -336,6 +332,7 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
     received_at: iso(Number(m.received_at)),
     date: m.header_date === null ? null : iso(Number(m.header_date)),
     sender: m.sender,
+    sender_name: fromRaw ? fromRaw.sender_name : storedSenderName(storedHeaders),
     envelope_from: m.envelope_from,
     recipients: rows.map((r) => ({
       address: r.recipient,
@@ -359,14 +356,14 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
     sender_domain: m.sender_domain,
     mime_domain: m.mime_domain,
     mime_user: m.mime_user,
-    attachments: parseJsonArray<MailAttachment>(m.attachments),
+    attachments: fromRaw?.attachments ?? parseJsonArray<MailAttachment>(m.attachments),
     urls: parseJsonArray<string>(m.urls),
     symbols,
-    headers: parseJsonArray<MailHeader>(m.headers),
+    headers: fromRaw?.headers ?? storedHeaders,
     text_body: m.body_text,
     html_body: m.body_html,
     body_truncated: m.body_truncated === 1,
-    raw_available: rawStored,
+    raw_available: raw !== undefined,
     purged_at: m.raw_purged_at === null ? null : iso(Number(m.raw_purged_at)),
     delivery: attempt,
     hold_reasons: await holdReasons(

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { bearer, sqliteOnly, type TestApp } from '../../test/helpers';
 import { ingestOk, meta, mime, type Sink, startQuarantineSuite, type QuarantineSuite } from '../../test/quarantine';
-import { listPage, listKeysQuery, messageIdForms, textHitIds } from './list.repository';
+import { listKeysQuery, messageIdForms, textHitIds } from './list.repository';
+import { listPage } from './list-sort.repository';
 import type { Scope } from './quarantine-scope';
 
 let suite: QuarantineSuite;

@@ -1,8 +1,8 @@
-import { ApiError, Statistics, StatisticsQuery } from '@qc/contracts';
+import { ApiError, Statistics, StatisticsQuery, StatisticsTops } from '@qc/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../app-context';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
-import { statisticsFor } from './statistics.service';
+import { statisticsFor, statisticsTops } from './statistics.service';
 
 export const statisticsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -24,5 +24,24 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       },
     },
     async (request) => statisticsFor(ctx.db, currentAuth(request), request.query),
+  );
+  app.get(
+    '/api/statistics/tops/',
+    {
+      onRequest: requireAuthHook(ctx),
+      schema: {
+        tags: ['statistics'],
+        summary: 'Top senders, recipients and Rspamd symbols, and (admin) per-domain counts, over a range',
+        description:
+          'Same query and scope as GET /api/statistics/ (a user: their own address; a domain_admin: their domain; ' +
+          'an admin: all). Counted in quarantined recipient rows received in the range, from the rollup kept at ' +
+          'ingest and by `stats:rebuild`. Symbols: those that added to the score. At most ' +
+          'STATISTICS_TOP_LIMIT items a list; `domains` is null unless the caller is an admin.',
+        security: [{ bearer: [] }],
+        querystring: StatisticsQuery,
+        response: { 200: StatisticsTops, 400: ApiError, 401: ApiError },
+      },
+    },
+    async (request) => statisticsTops(ctx.db, currentAuth(request), request.query),
   );
 };

@@ -1,8 +1,17 @@
-import { STATISTICS_DEFAULT_DAYS, STATISTICS_MAX_DAYS, type Statistics, type StatisticsQuery } from '@qc/contracts';
+import {
+  STATISTICS_DEFAULT_DAYS,
+  STATISTICS_MAX_DAYS,
+  STATISTICS_TOP_LIMIT,
+  type Statistics,
+  type StatisticsQuery,
+  type StatisticsTops,
+} from '@qc/contracts';
 import type { Db } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
 import type { AuthContext } from '../auth/auth.service';
+import type { DailyScope } from '../../db/schema';
 import { DAY_MS, dailyForScope, utcDay, type DailyRow } from './statistics.repository';
+import { domainBreakdown, topsForScope } from './tops.repository';
 
 const invalid = (errors: Record<string, string>) =>
   new HttpError(400, 'validation_error', 'The request is not valid.', errors);
@@ -33,17 +42,43 @@ export function statisticsRange(query: StatisticsQuery, now = Date.now()): { fro
   return { from, to };
 }
 
-/** Rollup rows of the caller's scope: global (admin), their domain (domain_admin), their address (user). */
-async function rowsFor(db: Db, auth: AuthContext, from: number, to: number): Promise<DailyRow[]> {
+/** The rollup scope of the caller: global (admin), their domain (domain_admin), their address (user); null: none. */
+function rollupScope(auth: AuthContext): [DailyScope, string] | null {
   const { user } = auth;
   switch (user.role) {
     case 'admin':
-      return dailyForScope(db, 'global', '*', from, to);
+      return ['global', '*'];
     case 'domain_admin':
-      return user.domain_name ? dailyForScope(db, 'domain', user.domain_name.toLowerCase(), from, to) : [];
+      return user.domain_name ? ['domain', user.domain_name.toLowerCase()] : null;
     default:
-      return dailyForScope(db, 'recipient', user.email.toLowerCase(), from, to);
+      return ['recipient', user.email.toLowerCase()];
   }
+}
+
+/** Rollup rows of the caller's scope. */
+async function rowsFor(db: Db, auth: AuthContext, from: number, to: number): Promise<DailyRow[]> {
+  const scope = rollupScope(auth);
+  return scope ? dailyForScope(db, scope[0], scope[1], from, to) : [];
+}
+
+/** GET /api/statistics/tops/: the top lists of the caller's scope, and (admins) the per-domain counts. */
+export async function statisticsTops(
+  db: Db,
+  auth: AuthContext,
+  query: StatisticsQuery,
+  now = Date.now(),
+): Promise<StatisticsTops> {
+  const { from, to } = statisticsRange(query, now);
+  const scope = rollupScope(auth);
+  const top = (kind: 'sender' | 'recipient' | 'symbol') =>
+    scope ? topsForScope(db, scope[0], scope[1], kind, from, to, STATISTICS_TOP_LIMIT) : Promise.resolve([]);
+  return {
+    range: { from: isoDay(from), to: isoDay(to) },
+    senders: await top('sender'),
+    recipients: await top('recipient'),
+    symbols: await top('symbol'),
+    domains: auth.user.role === 'admin' ? await domainBreakdown(db, from, to, 50) : null,
+  };
 }
 
 /** GET /api/statistics/: every day of the range (zeros included), totals and risk levels, scoped like the dashboard. */

@@ -165,7 +165,7 @@ describe('feedback button and dialog (spec §2–§5, §8, §9)', () => {
     const dialog = await openDialog(user);
     await fillValid(user, dialog);
     await submit(user, dialog);
-    await waitFor(() => expect(noticeTitles()).toEqual(['error:Chaque image doit faire au plus 5 Mo']));
+    await waitFor(() => expect(noticeTitles()).toEqual(['error:Chaque image doit faire au plus 5\u00a0Mo']));
   });
 
   it('another error: the server message, else the generic one; the error notice lasts 4 s', async () => {

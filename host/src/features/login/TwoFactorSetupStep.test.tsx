@@ -131,6 +131,7 @@ describe('two-factor set-up required at sign-in (issue 16: requires_2fa_setup)',
       await screen.findByText('Code incorrect. Vérifiez l’horloge de votre appareil puis réessayez.'),
     ).toBeInTheDocument();
     expect(screen.getByTestId('mfa-setup')).toHaveAttribute('data-step', 'verify');
+    expect(noticeTitles()).toEqual([]); // the field says it; no notice says it twice
     expect(useSession.getState()).toMatchObject({ requires2FASetup: true, partialToken: 'setup-1' });
   });
 

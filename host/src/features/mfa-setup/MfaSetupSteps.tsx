@@ -116,8 +116,8 @@ export function MfaSetupSteps({
       const info = describeError(error);
       if (!info) return;
       if (info.code === 'invalid_code' || info.code === 'validation_error') {
+        // One error, where the code is typed (a notice as well said it twice).
         form.setFields([{ name: 'totp_code', errors: [t('mfa.code_wrong')] }]);
-        notify({ type: 'error', title: t('mfa.error') });
       } else if (info.code && SETUP_GONE.has(info.code)) {
         // Left too long unconfirmed: a new secret, to scan again.
         notify({ type: 'warning', title: t('mfa.setup_expired') });

@@ -1,4 +1,5 @@
 import notification from 'antd/es/notification';
+import { useSession } from '@qc/auth';
 import { ThemeRoot, usePhoneLayout } from '@qc/ui';
 import { NOTIFICATION_CONFIG, useNotices } from '@qc/ui-state';
 import { useEffect, useRef } from 'react';
@@ -11,10 +12,16 @@ import { useTranslation } from 'react-i18next';
 export default function NotificationHost() {
   const { t } = useTranslation('common');
   // On a phone a notice spans the screen's width: it is lifted above the feedback button (bottom
-  // right, 40 px + 24 px margin) instead of covering it for its 5 s.
+  // right, 40 px + 24 px margin) instead of covering it for its 5 s. On the pages without a session
+  // (/login, its two-factor steps, an invitation) it goes to the top, over the top bar: at the bottom
+  // it covered the form's end, the submit button and "Forgot password?", even more with the
+  // keyboard open (issue 23).
   const phone = usePhoneLayout();
+  const signedIn = useSession((s) => s.isAuthenticated);
+  const placement = phone && !signedIn ? 'top' : NOTIFICATION_CONFIG.placement;
   const [api, holder] = notification.useNotification({
     placement: NOTIFICATION_CONFIG.placement,
+    top: 8,
     bottom: phone ? 80 : 24,
     maxCount: NOTIFICATION_CONFIG.maxCount,
     stack: false,
@@ -37,6 +44,7 @@ export default function NotificationHost() {
       shown.current.add(n.key);
       api[n.type]({
         key: n.key,
+        placement,
         title: n.title,
         description: n.description,
         duration: false, // the bus closes it after 5 s
@@ -46,7 +54,7 @@ export default function NotificationHost() {
         props: { 'data-testid': 'notice', 'data-notice-type': n.type } as { 'data-testid': string },
       });
     }
-  }, [notices, api, closeLabel]);
+  }, [notices, api, closeLabel, placement]);
 
   // Themed here: the host's root has no antd theme (issue 22: none on /login's first load).
   return <ThemeRoot>{holder}</ThemeRoot>;

@@ -47,8 +47,8 @@ export function MfaPasswordModal({
     } catch (error) {
       const { errors, code } = readApiError(error);
       if (errors?.password) {
+        // One error, by the field (not a notice as well).
         form.setFields([{ name: 'password', errors: [t('mfa.password_wrong')] }]);
-        notify({ type: 'error', title: t('mfa.error') });
       } else if (code === 'mfa_required') {
         // An administrator, or the account's role, requires it: it stays on.
         notify({ type: 'error', title: t('mfa.error'), description: t('mfa.mandatory') });

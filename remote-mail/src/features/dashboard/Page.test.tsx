@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { initI18n } from '@qc/i18n';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import ExposedDashboard from '../../exposed/Dashboard';
 
@@ -34,6 +34,20 @@ const STATS = {
 };
 
 beforeAll(() => initI18n());
+// antd's Select measures its popup (jsdom has no ResizeObserver; the chart's own use checks for it).
+const hadResizeObserver = 'ResizeObserver' in globalThis;
+beforeAll(() => {
+  if (!hadResizeObserver) {
+    (globalThis as { ResizeObserver?: unknown }).ResizeObserver = class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    };
+  }
+});
+afterAll(() => {
+  if (!hadResizeObserver) delete (globalThis as { ResizeObserver?: unknown }).ResizeObserver;
+});
 beforeEach(() => {
   localStorage.clear();
   jest.restoreAllMocks();
@@ -119,10 +133,58 @@ describe('remote_mail/Dashboard', () => {
     renderDashboard();
     const trend = await screen.findByTestId('dashboard-trend');
     expect(trend).toHaveTextContent('En quarantaine, 7 derniers jours (UTC)');
-    expect(within(trend).getByRole('img')).toHaveAccessibleName(
-      'E-mails mis en quarantaine par jour, 7 derniers jours (UTC)\u00a0: 21 nov.\u00a0: 6',
+    expect(within(trend).getByTestId('trend-chart')).toHaveAccessibleName(
+      'E-mails mis en quarantaine par jour, 7\u00a0derniers jours (UTC)\u00a0: 21 nov.\u00a0: 6',
     );
     expect(queries).toEqual(['?days=7']);
+
+    // The spec's chart periods: another one asks for its days and says so in the title.
+    const period = screen.getByLabelText('Période du graphique');
+    expect(period.closest('.ant-select')).toHaveTextContent('Les 7 derniers jours');
+    // antd opens a Select on mouse down.
+    fireEvent.mouseDown(period);
+    const options = Array.from(
+      document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option'),
+      (o) => o.getAttribute('title'),
+    );
+    expect(options).toEqual([
+      'Les 2 derniers jours',
+      'Les 7 derniers jours',
+      'Les 30 derniers jours',
+      'Les 3 derniers mois',
+      'Les 180 derniers jours',
+      'Les 365 derniers jours',
+    ]);
+    fireEvent.click(await screen.findByTitle('Les 30 derniers jours'));
+    await waitFor(() => expect(queries).toEqual(['?days=7', '?days=30']));
+    await waitFor(() => expect(trend).toHaveTextContent('En quarantaine, 30 derniers jours (UTC)'));
+    expect(within(trend).getByTestId('trend-chart')).toHaveAccessibleName(
+      'E-mails mis en quarantaine par jour, 30\u00a0derniers jours (UTC)\u00a0: 21 nov.\u00a0: 6',
+    );
+  });
+
+  it('a year of days draws a line, not 365 overlapping dots', async () => {
+    const year = Array.from({ length: 365 }, (_, i) => ({
+      date: new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString().slice(0, 10),
+      quarantined: i % 5,
+      released: 0,
+      deleted: 0,
+    }));
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.pathname === '/api/statistics/') {
+        return json(200, { ...STATS, days: url.search === '?days=365' ? year : STATS.days });
+      }
+      return json(200, { pending: 1, released: 2, deleted: 0 });
+    });
+    renderDashboard();
+    const trend = await screen.findByTestId('dashboard-trend');
+    fireEvent.mouseDown(screen.getByLabelText('Période du graphique'));
+    fireEvent.click(await screen.findByTitle('Les 365 derniers jours'));
+    await waitFor(() => expect(trend.querySelectorAll('[data-part="point"]')).toHaveLength(365));
+    expect(trend.querySelectorAll('circle')).toHaveLength(0);
+    // The day labels are thinned out so they never touch.
+    expect(trend.querySelectorAll('[data-part="day"]').length).toBeLessThan(40);
   });
 });
 

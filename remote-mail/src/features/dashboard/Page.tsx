@@ -3,34 +3,57 @@ import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Col from 'antd/es/col';
 import Row from 'antd/es/row';
+import Select from 'antd/es/select';
 import { errorMessageKey } from '@qc/api-client';
-import type { DashboardCounts } from '@qc/contracts';
+import type { DashboardCounts, StatisticsPeriod } from '@qc/contracts';
 import { PageError, PageHeader, useThemeToken } from '@qc/ui';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatCount } from '../quarantine/quarantine.format';
 import { useStatistics } from '../statistics/statistics.queries';
+import { daysOfRange, RANGES, type StatisticsRange } from '../statistics/statistics.view';
 import { useDashboardCounts } from './dashboard.queries';
 import { TrendChart } from './TrendChart';
 
-const TREND = { days: '7' } as const;
 /** Tall enough for a readable plot under one line of day labels (no legend: a single series). */
 const TREND_HEIGHT = 240;
+/** The trend's periods (spec §9 chart periods), each under its statistics range's name. */
+const TREND_PERIODS = RANGES.filter((r): r is Exclude<StatisticsRange, 'custom'> => r !== 'custom');
 
 /**
- * Quarantined e-mail of the last 7 days (hidden while loading or on error: the counts matter more).
- * A failed refresh keeps the last answer in the cache: shown beside the counts' error, it would
- * pass for current.
+ * Quarantined e-mail per day over a chosen period, 7 days at first (hidden while loading or on
+ * error: the counts matter more). A failed refresh keeps the last answer in the cache: shown beside
+ * the counts' error, it would pass for current.
  */
 function Trend() {
   const { t } = useTranslation('mail');
-  const stats = useStatistics(TREND);
+  const [days, setDays] = useState<StatisticsPeriod>(7);
+  const params = useMemo(() => ({ days: String(days) }), [days]);
+  const stats = useStatistics(params);
+  const selectId = useId();
   if (stats.isError || !Array.isArray(stats.data?.days)) return null;
   return (
-    <Card size="small" title={t('statistics.trend_title')} style={{ marginTop: 16 }} data-testid="dashboard-trend">
+    <Card
+      size="small"
+      title={t('statistics.trend_title', { days })}
+      extra={
+        <Select<StatisticsPeriod>
+          id={selectId}
+          size="small"
+          value={days}
+          onChange={setDays}
+          aria-label={t('dashboard.trend_period')}
+          popupMatchSelectWidth={false}
+          options={TREND_PERIODS.map((r) => ({ value: daysOfRange(r), label: t(`statistics.ranges.${r}`) }))}
+          data-testid="dashboard-trend-period"
+        />
+      }
+      style={{ marginTop: 16 }}
+      data-testid="dashboard-trend"
+    >
       {/* Our own small SVG, not the charts library: that loads only on the statistics page (issue 22). */}
-      <TrendChart days={stats.data!.days} height={TREND_HEIGHT} />
+      <TrendChart days={stats.data!.days} period={days} height={TREND_HEIGHT} />
     </Card>
   );
 }

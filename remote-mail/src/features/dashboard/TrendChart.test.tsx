@@ -53,7 +53,7 @@ describe('TrendChart', () => {
   it('one point per day, labelled with its short French day and count, all read out in the label', () => {
     const svg = renderChart();
     expect(svg).toHaveAccessibleName(
-      'E-mails mis en quarantaine par jour, 7 derniers jours (UTC)\u00a0: 15 nov.\u00a0: 0, 16 nov.\u00a0: 2, ' +
+      'E-mails mis en quarantaine par jour, 7\u00a0derniers jours (UTC)\u00a0: 15 nov.\u00a0: 0, 16 nov.\u00a0: 2, ' +
         '17 nov.\u00a0: 6, 18 nov.\u00a0: 1, 19 nov.\u00a0: 0, 20 nov.\u00a0: 3, 21 nov.\u00a0: 4',
     );
     const points = parts(svg, 'point');

@@ -43,6 +43,8 @@ export interface TrendChartProps {
   /** One entry per day, oldest first, zeros included (the api's `days`). */
   days: readonly Pick<StatisticsDay, 'date' | 'quarantined'>[];
   height?: number;
+  /** The period's length in days, for the label (default: the days given). */
+  period?: number;
 }
 
 /**
@@ -50,7 +52,7 @@ export interface TrendChartProps {
  * the charts library (a third of the page's bytes), which now loads only on /statistics. The
  * viewBox follows the measured width, so text keeps its size on a phone instead of shrinking.
  */
-export function TrendChart({ days, height = 240 }: TrendChartProps) {
+export function TrendChart({ days, height = 240, period = days.length }: TrendChartProps) {
   const { t, i18n } = useTranslation('mail');
   const lang = i18n.resolvedLanguage ?? i18n.language;
   const token = useThemeToken();
@@ -80,6 +82,7 @@ export function TrendChart({ days, height = 240 }: TrendChartProps) {
   const line = days.map((d, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(d.quarantined).toFixed(1)}`).join(' ');
   const area = days.length ? `${line} L${x(days.length - 1).toFixed(1)},${floor} L${x(0).toFixed(1)},${floor} Z` : '';
   const label = t('dashboard.trend_label', {
+    days: period,
     values: days.map((_, i) => t('dashboard.trend_point', { day: labels[i], count: counts[i] })).join(', '),
   });
 
@@ -133,14 +136,17 @@ export function TrendChart({ days, height = 240 }: TrendChartProps) {
             <title>{t('dashboard.trend_point', { day: labels[i], count: counts[i] })}</title>
             {/* The whole day's column answers the pointer, not only the 3 px dot. */}
             <rect x={x(i) - slot / 2} y={PAD.top} width={slot} height={plotH} fill="transparent" />
-            <circle
-              cx={x(i)}
-              cy={y(d.quarantined)}
-              r={hover === i ? 5 : 3}
-              fill={token.colorBgContainer}
-              stroke={token.colorPrimary}
-              strokeWidth={2}
-            />
+            {/* Dots only where they stand apart (a year of days is a line), and the one pointed at. */}
+            {(slot >= 8 || hover === i) && (
+              <circle
+                cx={x(i)}
+                cy={y(d.quarantined)}
+                r={hover === i ? 5 : 3}
+                fill={token.colorBgContainer}
+                stroke={token.colorPrimary}
+                strokeWidth={2}
+              />
+            )}
             {hover === i && (
               <text
                 x={x(i)}

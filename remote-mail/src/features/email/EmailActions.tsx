@@ -17,6 +17,7 @@ import {
   type ReleaseDelivery,
   type ReleaseFailureCode,
 } from '../quarantine/quarantine.types';
+import { saveBlob } from './download-file';
 import { useDeleteEmail, useReleaseEmail } from './email.queries';
 
 /** A failed release that left (some of) the message quarantined, as shown with its Retry. */
@@ -43,20 +44,6 @@ function readDelivery(error: unknown): ReleaseDelivery | null {
   if (!isHTTPError(error)) return null;
   const delivery = (error.data as { delivery?: unknown } | undefined)?.delivery;
   return delivery && typeof delivery === 'object' ? (delivery as ReleaseDelivery) : null;
-}
-
-/** Saves a Blob under a name through an object URL (no token in any URL, DESIGN §7). */
-function saveBlob(blob: Blob, name: string) {
-  const url = URL.createObjectURL(new Blob([blob], { type: 'message/rfc822' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** What the server remembers of an earlier failed attempt (shown after a reload too). */
@@ -238,7 +225,7 @@ export function EmailActions({
     setDownloading(true);
     try {
       const { blob, filename } = await downloadRawEmail(email.id);
-      saveBlob(blob, filename);
+      saveBlob(blob, filename, 'message/rfc822');
     } catch (error) {
       const { code } = readApiError(error);
       notify({

@@ -2,7 +2,7 @@ import Descriptions, { type DescriptionsProps } from 'antd/es/descriptions';
 import Flex from 'antd/es/flex';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
-import { Fragment, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHasRole } from '@qc/auth';
 import { formatDateTime, usePhoneLayout } from '@qc/ui';
@@ -18,25 +18,34 @@ import {
 } from '../quarantine/quarantine.format';
 import type { QuarantineDetail, QuarantineStatus } from '../quarantine/quarantine.types';
 import { revealBidi, shownSubject } from './bidi';
+import { Token, TOKEN_STYLE } from './tokens';
+
+/** An address the display name itself shows ("support@bank.example" <x@evil.example>), when it is not the sender's. */
+export function spoofedAddress(name: string | null, address: string): string | null {
+  const shown = name ? /[^\s<>"'@]+@[^\s<>"'@]+\.[^\s<>"'@]+/.exec(name)?.[0] : undefined;
+  return shown && shown.toLowerCase() !== address.trim().toLowerCase() ? shown : null;
+}
 
 /**
- * An address or a domain with a break opportunity after each '@' and '.', so that a narrow column
- * wraps "bounces@mailer.example.com" at its dots rather than in the middle of a word.
+ * The sender as a reviewer needs it: the display name beside the address (phishing often lies in
+ * the name alone), each isolated (<bdi>) so a right-to-left name cannot reorder the address, with
+ * direction tricks revealed, and a warning when the name shows another address.
  */
-function breakable(text: string): ReactNode {
-  // Each '@' or '.' closes a part (no lookbehind: older Safari cannot parse one).
-  const parts = text.split(/([@.])/).reduce<string[]>((acc, piece, i) => {
-    if (i % 2 === 1 && acc.length) acc[acc.length - 1] += piece;
-    else if (piece) acc.push(piece);
-    return acc;
-  }, []);
-  if (parts.length <= 1) return text;
-  return parts.map((part, i) => (
-    <Fragment key={i}>
-      {i > 0 ? <wbr /> : null}
-      {part}
-    </Fragment>
-  ));
+export function SenderLine({ address, name }: { address: string; name: string | null }) {
+  const { t } = useTranslation('mail');
+  if (!name) return <span data-testid="email-sender-line">{t('email.from', { sender: revealBidi(address) })}</span>;
+  const spoofed = spoofedAddress(name, address);
+  return (
+    <span data-testid="email-sender-line">
+      {t('email.from_prefix')} <bdi data-testid="email-sender-name">{revealBidi(name)}</bdi>{' '}
+      <bdi>&lt;{revealBidi(address)}&gt;</bdi>
+      {spoofed ? (
+        <Tag color="warning" style={{ marginInlineStart: 8 }} data-testid="email-sender-spoofed">
+          {t('email.name_shows_other_address')}
+        </Tag>
+      ) : null}
+    </span>
+  );
 }
 
 /** Every e-mail field of spec §3, rendered as text (DESIGN §7: headers are attacker-controlled). */
@@ -48,14 +57,25 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
   const opensHaraka = useHasRole('admin');
   const none = t('none');
   const text = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? none : revealBidi(v));
+  // Addresses, ids and domains wrap only at their separators, never mid-token (tokens.tsx).
   const address = (v: string | null | undefined) =>
-    v === null || v === undefined || v === '' ? none : breakable(revealBidi(v));
-  const code = (v: string | null | undefined) => (v ? <Typography.Text code>{v}</Typography.Text> : none);
+    v === null || v === undefined || v === '' ? none : <Token text={revealBidi(v)} />;
+  const code = (v: string | null | undefined, copy = false) =>
+    v ? (
+      <Typography.Text code copyable={copy ? { text: v } : false} style={{ maxWidth: '100%' }}>
+        <Token text={revealBidi(v)} />
+      </Typography.Text>
+    ) : (
+      none
+    );
   // A sender's retries matched to this copy have their own uuids (the queue ids they were given).
   const uuidOrLink = (uuid: string, testId: string) =>
     opensHaraka ? (
       <Link to={`/haraka/logs/${encodeURIComponent(uuid)}`} data-testid={testId}>
-        <Typography.Text code>{uuid}</Typography.Text>
+        {/* Its hyphens are break points already; no <wbr> in a link's accessible name. */}
+        <Typography.Text code>
+          <span style={TOKEN_STYLE}>{uuid}</span>
+        </Typography.Text>
       </Link>
     ) : (
       code(uuid)
@@ -82,7 +102,18 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
   const items: DescriptionsProps['items'] = [
     { key: 'received_at', label: t('email.fields.received_at'), children: date(email.received_at) },
     { key: 'date', label: t('email.fields.date'), children: date(email.date) },
-    { key: 'sender', label: t('email.fields.sender'), children: address(email.sender) },
+    {
+      key: 'sender',
+      label: t('email.fields.sender'),
+      children: email.sender_name ? (
+        <Flex vertical gap={2}>
+          <bdi data-testid="email-sender-display-name">{revealBidi(email.sender_name)}</bdi>
+          {address(email.sender)}
+        </Flex>
+      ) : (
+        address(email.sender)
+      ),
+    },
     { key: 'envelope_from', label: t('email.fields.envelope_from'), children: address(email.envelope_from) },
     {
       key: 'recipients',
@@ -91,7 +122,7 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
         <Flex vertical gap={4} data-testid="email-recipients">
           {email.recipients.map((r) => (
             <span key={r.address}>
-              {breakable(r.address)} {status(r.status)}
+              <Token text={r.address} /> {status(r.status)}
             </span>
           ))}
           {email.recipients_truncated || hidden > 0 ? (
@@ -125,7 +156,7 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
     { key: 'dkim', label: t('email.fields.dkim'), children: text(email.dkim) },
     { key: 'spf', label: t('email.fields.spf'), children: text(email.spf) },
     { key: 'size', label: t('email.fields.size'), children: formatSize(email.size, lang) },
-    { key: 'message_id', label: t('email.fields.message_id'), children: code(email.message_id) },
+    { key: 'message_id', label: t('email.fields.message_id'), children: code(email.message_id, true) },
     { key: 'ip_address', label: t('email.fields.ip_address'), children: code(email.ip_address) },
     { key: 'helo', label: t('email.fields.helo'), children: address(email.helo) },
     { key: 'country', label: t('email.fields.country'), children: text(email.country) },

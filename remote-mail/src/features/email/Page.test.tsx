@@ -141,9 +141,9 @@ describe('e-mail detail (mail/{id})', () => {
       const sender = screen.getByTestId('email-field-sender');
       expect(sender.closest('tr')!.querySelector('th')).toBeNull();
       expect(within(fields).getByText('Expéditeur').closest('tr')).not.toBe(sender.closest('tr'));
-      // The address wraps after its '@' and dots, not in the middle of a word.
+      // The address wraps after its '+', '@', dots and '-', not in the middle of a word.
       expect(sender).toHaveTextContent('bounces+campaign.2026@mailer.example-company.com');
-      expect(sender.querySelectorAll('wbr')).toHaveLength(4);
+      expect(sender.querySelectorAll('wbr')).toHaveLength(6);
 
       const headerNames = (testId: string) =>
         within(screen.getByTestId(testId))
@@ -158,7 +158,8 @@ describe('e-mail detail (mail/{id})', () => {
       expect(screen.getAllByTestId('email-symbol-summary')[2]).toHaveTextContent('Groupes : dkim, policies');
       expect(headerNames('email-attachments')).toEqual(['Pièce jointe']);
       expect(screen.getByTestId('email-attachments')).toHaveTextContent('invoice[U+202E]fdp.exe');
-      expect(screen.getByTestId('email-attachments')).toHaveTextContent('application/octet-stream · 2 ko');
+      expect(screen.getByTestId('email-attachments')).toHaveTextContent('Déclaré : application/octet-stream');
+      expect(screen.getByTestId('email-attachments')).toHaveTextContent('2 ko');
 
       await user().click(screen.getByTestId('email-tab-headers'));
       expect(headerNames('email-headers')).toEqual(['En-tête']);
@@ -461,6 +462,9 @@ describe('e-mail detail (mail/{id})', () => {
       }),
     );
     await openDetail();
+    // A plain-text mail opens on its text (issue 23, item 8); the Preview tab says why it is empty.
+    expect(screen.getByTestId('email-text')).toHaveTextContent('you won!');
+    await user().click(screen.getByTestId('email-tab-preview'));
     expect(screen.getByTestId('email-preview-empty')).toHaveTextContent('Ce message n’a pas de version HTML');
     expect(screen.queryByTestId('email-preview-frame')).toBeNull();
     expect(screen.getByTestId('email-release')).toBeDisabled();

@@ -13,17 +13,18 @@ import { errorMessageKey, readApiError } from '@qc/api-client';
 import { PageError, PageHeader, PageLoading, TableEmptyText, useDocumentTitle, usePhoneLayout } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
-import { formatSize } from '../quarantine/quarantine.format';
-import type { MailAttachment, MailHeader, QuarantineDetail } from '../quarantine/quarantine.types';
+import type { MailHeader, QuarantineDetail } from '../quarantine/quarantine.types';
+import { Attachments } from './Attachments';
 import { useBackToList } from './back-to-list';
 import { EmailActions } from './EmailActions';
-import { EmailFields } from './EmailFields';
+import { EmailFields, SenderLine } from './EmailFields';
 import { useEmail } from './email.queries';
 import { EmailNotFound } from './EmailNotFound';
 import { HoldReasons } from './HoldReasons';
 import { preStyle, RawSource } from './RawSource';
 import { shownSubject } from './bidi';
-import { defangUrl, revealBidi } from './safe-html';
+import { defangUrl } from './safe-html';
+import { ReleaseTo } from './ReleaseTo';
 import { SafePreview } from './SafePreview';
 import { SpamActions } from './SpamActions';
 import { SymbolsTable } from './SymbolsTable';
@@ -60,89 +61,37 @@ function Headers({ headers }: { headers: MailHeader[] }) {
   // On a phone, each header's name above its value: a 200 px name column would leave the value a sliver.
   const phone = usePhoneLayout();
   return (
-    <Table<MailHeader & { key: number }>
-      size="small"
-      dataSource={headers.map((h, key) => ({ ...h, key }))}
-      pagination={false}
-      locale={{ emptyText: <TableEmptyText>{t('email.headers.empty')}</TableEmptyText> }}
-      columns={
-        phone
-          ? [
-              {
-                key: 'header',
-                title: t('email.headers.header'),
-                render: (_, h) => (
-                  <div data-testid="email-header-summary">
-                    <Typography.Text strong>{h.name}</Typography.Text>
-                    <div>{headerValue(h.value)}</div>
-                  </div>
-                ),
-              },
-            ]
-          : [
-              { key: 'name', title: t('email.headers.name'), dataIndex: 'name', width: 200 },
-              { key: 'value', title: t('email.headers.value'), dataIndex: 'value', render: headerValue },
-            ]
-      }
-      data-testid="email-headers"
-    />
-  );
-}
-
-function Attachments({ attachments }: { attachments: MailAttachment[] }) {
-  const { t, i18n } = useTranslation('mail');
-  const lang = i18n.resolvedLanguage ?? 'fr';
-  const phone = usePhoneLayout();
-  // Text only, with any right-to-left override made visible ("invoice[U+202E]fdp.exe").
-  const name = (v: string) => (
-    <span style={{ wordBreak: 'break-word' }} data-testid="email-attachment-name">
-      {revealBidi(v)}
-    </span>
-  );
-  return (
-    <Table<MailAttachment & { key: number }>
-      size="small"
-      dataSource={attachments.map((a, key) => ({ ...a, key }))}
-      pagination={false}
-      locale={{ emptyText: <TableEmptyText>{t('email.attachments.empty')}</TableEmptyText> }}
-      columns={
-        phone
-          ? [
-              {
-                key: 'attachment',
-                title: t('email.attachments.attachment'),
-                dataIndex: 'name',
-                render: (v: string, a) => (
-                  <>
-                    {name(v)}
-                    <div>
-                      <Typography.Text type="secondary">
-                        {revealBidi(a.type)} · {formatSize(a.size, lang)}
-                      </Typography.Text>
+    <>
+      <Typography.Paragraph type="secondary" style={{ fontSize: 12 }} data-testid="email-headers-help">
+        {t('email.headers.help')}
+      </Typography.Paragraph>
+      <Table<MailHeader & { key: number }>
+        size="small"
+        dataSource={headers.map((h, key) => ({ ...h, key }))}
+        pagination={false}
+        locale={{ emptyText: <TableEmptyText>{t('email.headers.empty')}</TableEmptyText> }}
+        columns={
+          phone
+            ? [
+                {
+                  key: 'header',
+                  title: t('email.headers.header'),
+                  render: (_, h) => (
+                    <div data-testid="email-header-summary">
+                      <Typography.Text strong>{h.name}</Typography.Text>
+                      <div>{headerValue(h.value)}</div>
                     </div>
-                  </>
-                ),
-              },
-            ]
-          : [
-              { key: 'name', title: t('email.attachments.name'), dataIndex: 'name', render: name },
-              {
-                key: 'type',
-                title: t('email.attachments.type'),
-                dataIndex: 'type',
-                render: (v: string) => revealBidi(v),
-              },
-              {
-                key: 'size',
-                title: t('email.attachments.size'),
-                dataIndex: 'size',
-                align: 'right',
-                render: (v: number) => formatSize(v, lang),
-              },
-            ]
-      }
-      data-testid="email-attachments"
-    />
+                  ),
+                },
+              ]
+            : [
+                { key: 'name', title: t('email.headers.name'), dataIndex: 'name', width: 200 },
+                { key: 'value', title: t('email.headers.value'), dataIndex: 'value', render: headerValue },
+              ]
+        }
+        data-testid="email-headers"
+      />
+    </>
   );
 }
 
@@ -168,6 +117,7 @@ function DetectedUrls({ urls }: { urls: string[] }) {
 function EmailView({ email }: { email: QuarantineDetail }) {
   const { t } = useTranslation('mail');
   const back = useBackToList();
+  const phone = usePhoneLayout();
   const subject = shownSubject(email.subject, t('no_subject'));
   useDocumentTitle(subject);
   return (
@@ -178,7 +128,7 @@ function EmailView({ email }: { email: QuarantineDetail }) {
             {subject}
           </span>
         }
-        description={t('email.from', { sender: revealBidi(email.sender) })}
+        description={<SenderLine address={email.sender} name={email.sender_name ?? null} />}
         extra={
           <Button icon={<ArrowLeftOutlined aria-hidden />} onClick={back} data-testid="email-back">
             {t('email.back')}
@@ -186,7 +136,16 @@ function EmailView({ email }: { email: QuarantineDetail }) {
         }
       />
       <Flex vertical gap={16}>
-        <EmailActions email={email} onDeleted={back} extra={<SpamActions email={email} />} />
+        <EmailActions
+          email={email}
+          onDeleted={back}
+          extra={
+            <>
+              <ReleaseTo email={email} />
+              <SpamActions email={email} />
+            </>
+          }
+        />
         <HoldReasons reasons={email.hold_reasons ?? []} learned={email.learned ?? null} />
         <Card title={t('email.details')} size="small">
           <EmailFields email={email} />
@@ -197,6 +156,10 @@ function EmailView({ email }: { email: QuarantineDetail }) {
           ) : null}
           <Tabs
             aria-label={t('email.tabs.label')}
+            // A plain-text mail opens on its text, not on an empty preview.
+            defaultActiveKey={email.html_body ? 'preview' : 'text'}
+            // On a phone the four tabs fit the width (none hidden behind a "more" menu).
+            {...(phone ? { size: 'small' as const, tabBarGutter: 12 } : {})}
             items={[
               {
                 key: 'preview',
@@ -232,7 +195,7 @@ function EmailView({ email }: { email: QuarantineDetail }) {
         <Row gutter={[16, 16]}>
           <Col xs={24} lg={12}>
             <Card title={t('email.attachments.title')} size="small" style={{ height: '100%' }}>
-              <Attachments attachments={email.attachments} />
+              <Attachments emailId={email.id} attachments={email.attachments} rawAvailable={email.raw_available} />
             </Card>
           </Col>
           <Col xs={24} lg={12}>

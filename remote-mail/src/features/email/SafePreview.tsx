@@ -2,7 +2,7 @@ import { PictureOutlined } from '@ant-design/icons';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Empty from 'antd/es/empty';
-import { useThemeToken } from '@qc/ui';
+import { usePhoneLayout, useThemeToken } from '@qc/ui';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MessageLinks } from './MessageLinks';
@@ -16,9 +16,21 @@ export function SafePreview({ html }: { html: string | null }) {
   const { t } = useTranslation('mail');
   const token = useThemeToken();
   const [allowImages, setAllowImages] = useState(false);
+  const phone = usePhoneLayout();
   const safe = useMemo(
     () => (html ? sanitizeEmailHtml(html, { allowRemoteImages: allowImages }) : null),
     [html, allowImages],
+  );
+
+  const loadButton = (
+    <Button
+      size="small"
+      onClick={() => setAllowImages(true)}
+      style={phone ? { whiteSpace: 'normal', height: 'auto', textAlign: 'start' } : undefined}
+      data-testid="email-load-images"
+    >
+      {t('email.preview.load_images')}
+    </Button>
   );
 
   if (!safe) return <Empty description={t('email.preview.no_html')} data-testid="email-preview-empty" />;
@@ -33,11 +45,8 @@ export function SafePreview({ html }: { html: string | null }) {
           showIcon
           icon={<PictureOutlined aria-hidden />}
           title={t('email.preview.images_blocked', { count: safe.blockedImages })}
-          action={
-            <Button size="small" onClick={() => setAllowImages(true)} data-testid="email-load-images">
-              {t('email.preview.load_images')}
-            </Button>
-          }
+          // On a phone the button goes under the text: beside it, it left the text a 25 px column.
+          {...(phone ? { description: loadButton } : { action: loadButton })}
           style={{ marginBottom: 12 }}
           data-testid="email-images-blocked"
         />

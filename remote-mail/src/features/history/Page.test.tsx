@@ -176,8 +176,16 @@ describe('history page', () => {
       as('domain_admin');
       renderExposed('history', <ExposedHistory />);
       await waitFor(() => expect(rows()).toHaveLength(1));
-      expect(screen.getByLabelText('Utilisateur (e-mail)')).toHaveAttribute('placeholder', 'Adresse complète');
+      expect(screen.getByLabelText('Utilisateur (e-mail)')).toHaveAttribute(
+        'placeholder',
+        'Tout ou partie de l’adresse',
+      );
       expect(screen.getByText(/faits par les utilisateurs de votre domaine ou sur ses e-mails/)).toBeInTheDocument();
+      // Issue 23: its long description is below the header's row, "Actualiser" stays on the title's line.
+      const headerRow = screen.getByTestId('page-header-row');
+      expect(headerRow).toContainElement(screen.getByRole('heading', { level: 1, name: 'Historique' }));
+      expect(headerRow).toContainElement(screen.getByTestId('history-reload'));
+      expect(headerRow).not.toContainElement(screen.getByText(/faits par les utilisateurs de votre domaine/));
     } finally {
       act(() => useSession.setState({ user: null }));
     }
@@ -360,6 +368,28 @@ describe('history page', () => {
     await user.click(screen.getByTestId('history-filters-reset'));
     await waitFor(() => expect(currentLocation()).toBe('/history'));
   }, 60_000);
+
+  it('a copy released to another address (issue 23): the mail stays linked, with where its copy went', async () => {
+    mockApi(() =>
+      jsonResponse(200, {
+        results: [
+          entry({
+            user: { id: 'a1', email: 'root@example.com', role: 'admin' },
+            target: { kind: 'release_to', id: null, label: 'ann@a.example → helpdesk@a.example' },
+          }),
+        ],
+        next_cursor: null,
+      }),
+    );
+    useSession.setState({ user: { ...SESSION_USER, role: 'admin' } });
+    renderExposed('history', <ExposedHistory />, '/history');
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    const row = rows()[0]!;
+    expect(within(row).getByTestId('history-email-link')).toHaveAttribute('href', '/mail/m42');
+    expect(within(row).getByTestId('history-target')).toHaveTextContent(
+      'Copie envoyée : ann@a.example → helpdesk@a.example',
+    );
+  });
 
   it('rows about Rspamd rules (issue 17): named by kind, linked for an admin (not a standard filter: its family is not recorded), fields in words', async () => {
     const { calls } = mockApi(() =>

@@ -39,6 +39,7 @@ import {
   writeHistoryFilters,
   type HistoryFilters,
 } from './history.filters';
+import { HistoryExportButton } from './ExportButton';
 import { useHistoryList } from './history.queries';
 
 const ACTION_COLORS: Record<HistoryEntry['action'], string> = {
@@ -192,8 +193,21 @@ export function HistoryPage() {
   // The mail by its subject where the caller may see it (else its id, as recorded); or the user or
   // domain an administration or security row is about.
   const aboutCell = (entry: HistoryEntry) => {
-    if (entry.target) return targetCell(entry.target, entry.changes);
-    if (entry.email_id === null) return t('none');
+    const mail = mailCell(entry);
+    if (!entry.target) return mail ?? t('none');
+    const target = targetCell(entry.target, entry.changes);
+    // A copy released to another address is about both: the mail, and where its copy went.
+    return entry.target.kind === 'release_to' && mail ? (
+      <Flex vertical gap={2} style={{ minWidth: 0 }}>
+        {mail}
+        {target}
+      </Flex>
+    ) : (
+      target
+    );
+  };
+  const mailCell = (entry: HistoryEntry) => {
+    if (entry.email_id === null) return null;
     const name = entry.email ? shownSubject(entry.email.subject, t('no_subject')) : entry.email_id;
     const link = (
       <Link
@@ -364,6 +378,7 @@ export function HistoryPage() {
           onChange={change}
           testId="history-filter-period"
         />
+        <HistoryExportButton query={query} />
       </FilterBar>
       <KeysetList<HistoryEntry>
         list={list}

@@ -1,11 +1,12 @@
 import { SearchOutlined } from '@ant-design/icons';
 import InputNumber from 'antd/es/input-number';
 import Select from 'antd/es/select';
+import Typography from 'antd/es/typography';
 import { Field, FilterBar, TextFilter, useDraft } from '@qc/ui';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PeriodField } from '../filters/PeriodField';
-import { DEFAULT_FILTERS, type QuarantineFilters } from './quarantine.filters';
+import { DEFAULT_FILTERS, scoreRangeReversed, type QuarantineFilters } from './quarantine.filters';
 import { decimalSeparator } from './quarantine.format';
 import { EMAIL_ACTIONS, STATUS_FILTERS, type QuarantineStatusFilter } from './quarantine.types';
 
@@ -17,17 +18,17 @@ function ScoreFilter({
   value,
   onCommit,
   testId,
-  min = -SCORE_LIMIT,
-  max = SCORE_LIMIT,
+  error,
+  errorId,
 }: {
   id: string;
   label: string;
   value: string;
   onCommit: (v: string) => void;
   testId: string;
-  /** The other bound, when set: a reversed range is not taken (antd brings it back on blur). */
-  min?: number;
-  max?: number;
+  /** The range is reversed: the field is marked invalid, described by the message at `errorId`. */
+  error: boolean;
+  errorId: string;
 }) {
   const { i18n } = useTranslation();
   const [draft, setDraft, flush] = useDraft(value, onCommit);
@@ -43,8 +44,13 @@ function ScoreFilter({
         // arrow keys still step by 0.5.
         controls={false}
         decimalSeparator={decimalSeparator(i18n.resolvedLanguage ?? 'fr')}
-        min={min}
-        max={max}
+        // Not bounded by the other field: antd would silently bring a reversed value back on blur
+        // ("15,0 / 15,0"); a reversed range is shown as an error instead.
+        min={-SCORE_LIMIT}
+        max={SCORE_LIMIT}
+        status={error ? 'error' : undefined}
+        aria-invalid={error || undefined}
+        aria-describedby={error ? errorId : undefined}
         style={{ width: '100%' }}
         data-testid={testId}
       />
@@ -65,9 +71,12 @@ export function FiltersBar({ filters, onChange }: FiltersBarProps) {
   const { t } = useTranslation('mail');
   const base = useId();
   const id = (name: string) => `${base}-${name}`;
+  // Page size, page and sort are not filters: "Reset" neither shows for them nor resets them.
+  const kept = ['pageSize', 'cursor', 'sort', 'order'];
   const changed = (Object.keys(DEFAULT_FILTERS) as (keyof QuarantineFilters)[]).some(
-    (k) => k !== 'pageSize' && k !== 'cursor' && filters[k] !== DEFAULT_FILTERS[k],
+    (k) => !kept.includes(k) && filters[k] !== DEFAULT_FILTERS[k],
   );
+  const reversed = scoreRangeReversed(filters);
   // On a phone only status and search show at first (FilterBar's `more`): the button says how
   // many of the others are set.
   const moreActive = MORE_FILTERS.filter((k) => filters[k] !== DEFAULT_FILTERS[k]).length;
@@ -105,7 +114,8 @@ export function FiltersBar({ filters, onChange }: FiltersBarProps) {
         value={filters.scoreMin}
         onCommit={(scoreMin) => onChange({ scoreMin })}
         testId="quarantine-filter-score-min"
-        {...(filters.scoreMax ? { max: Number(filters.scoreMax) } : {})}
+        error={reversed}
+        errorId={id('score-error')}
       />
       <ScoreFilter
         id={id('score-max')}
@@ -113,8 +123,20 @@ export function FiltersBar({ filters, onChange }: FiltersBarProps) {
         value={filters.scoreMax}
         onCommit={(scoreMax) => onChange({ scoreMax })}
         testId="quarantine-filter-score-max"
-        {...(filters.scoreMin ? { min: Number(filters.scoreMin) } : {})}
+        error={reversed}
+        errorId={id('score-error')}
       />
+      {reversed ? (
+        <Typography.Text
+          type="danger"
+          id={id('score-error')}
+          role="alert"
+          style={{ alignSelf: 'flex-end', maxWidth: 240, fontSize: 12 }}
+          data-testid="quarantine-score-error"
+        >
+          {t('quarantine.filters.score_reversed')}
+        </Typography.Text>
+      ) : null}
       <PeriodField
         id={id('period')}
         label={t('quarantine.filters.period')}
@@ -130,7 +152,11 @@ export function FiltersBar({ filters, onChange }: FiltersBarProps) {
       label={t('quarantine.filters.label')}
       testPrefix="quarantine"
       more={{ filters: moreFilters, active: moreActive }}
-      reset={{ shown: changed, onReset: () => onChange({ ...DEFAULT_FILTERS, pageSize: filters.pageSize }) }}
+      reset={{
+        shown: changed,
+        onReset: () =>
+          onChange({ ...DEFAULT_FILTERS, pageSize: filters.pageSize, sort: filters.sort, order: filters.order }),
+      }}
     >
       <Field id={id('status')} label={t('quarantine.filters.status')} width={180}>
         <Select<QuarantineStatusFilter>

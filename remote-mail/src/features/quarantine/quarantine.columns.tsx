@@ -16,8 +16,25 @@ import {
   scoreBand,
   STATUS_COLORS,
 } from './quarantine.format';
-import { EMAIL_STATUSES, HELD, type QuarantineItem } from './quarantine.types';
+import { EMAIL_STATUSES, HELD, type QuarantineItem, type SortKey, type SortOrder } from './quarantine.types';
 import { RowMenu } from './RowMenu';
+
+const ELLIPSIS = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 } as const;
+
+/** What the list is sorted by (server-side): a column key and its direction. */
+export interface ListSort {
+  by: SortKey;
+  order: SortOrder;
+}
+
+export interface ColumnOptions {
+  /** False for a `user`: the recipient is always their own address, so it is not shown. */
+  showRecipients: boolean;
+  sort: ListSort;
+}
+
+const antdOrder = (sort: ListSort, key: SortKey) =>
+  sort.by === key ? (sort.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null;
 
 /**
  * The quarantine list's columns in this language: one stacked cell per row on a phone. Built once
@@ -28,19 +45,31 @@ export function quarantineColumns(
   lang: string,
   phone: boolean,
   onNotSpam: (item: QuarantineItem) => void,
+  { showRecipients, sort }: ColumnOptions,
 ): ColumnsType<QuarantineItem> {
+  // Server-side sort (antd's sorter: true, controlled): the page asks the api again on change.
+  // The first click on a column sorts it descending (highest score, newest, largest first).
+  const sortable = (key: SortKey) => ({
+    sorter: true,
+    sortOrder: antdOrder(sort, key),
+    sortDirections: ['descend' as const, 'ascend' as const, 'descend' as const],
+    showSorterTooltip: false,
+  });
   const menuCell = (item: QuarantineItem) => <RowMenu item={item} t={t} onNotSpam={onNotSpam} />;
   const dateCell = (v: string) => <time dateTime={v}>{formatDateTime(v, lang)}</time>;
+  // The first address is cut with an ellipsis; the "+N" tag after it never is.
   const recipientsCell = (item: QuarantineItem) => {
     const v = item.recipients;
     const more = Math.max(item.recipient_count ?? v.length, v.length) - 1;
     return (
-      <span title={v.join(', ')}>
-        {v[0] ?? t('none')}
+      <Flex align="center" gap={6} style={{ minWidth: 0 }} title={v.join(', ')}>
+        <span style={ELLIPSIS}>{v[0] ?? t('none')}</span>
         {more > 0 ? (
-          <Tag style={{ marginInlineStart: 6 }}>{t('quarantine.more_recipients', { count: more })}</Tag>
+          <Tag style={{ marginInlineEnd: 0, flex: 'none' }} data-testid="quarantine-more-recipients">
+            {t('quarantine.more_recipients', { count: more })}
+          </Tag>
         ) : null}
-      </span>
+      </Flex>
     );
   };
   const subjectCell = (item: QuarantineItem) => (
@@ -98,10 +127,11 @@ export function quarantineColumns(
     </Flex>
   );
 
-  // Fixed layout (like History): sender, recipients and subject share what the fixed columns
-  // leave and cut long text with an ellipsis (full text in their own title), so a long subject
-  // cannot widen the table past the page; below its minimum width it scrolls. On a phone, each
-  // row is one stacked cell instead: subject, sender and first recipient, then date, score, status.
+  // Fixed layout (like History): the subject takes what the fixed columns leave, so it keeps the
+  // room (about 290 px at 1440 px with the drawer open); a long subject is cut with an ellipsis (full
+  // text in its title) and cannot widen the table; below its minimum width the table scrolls. The
+  // sender and (not for a user) the first recipient share one column, one above the other. On a
+  // phone each row is one stacked cell: subject, sender and first recipient, then date, score, status.
   return phone
     ? [
         {
@@ -110,9 +140,21 @@ export function quarantineColumns(
           render: (_: unknown, item) => (
             <Flex vertical gap={4} style={{ minWidth: 0 }} data-testid="quarantine-summary">
               {subjectCell(item)}
-              <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
-                <span title={revealBidi(item.sender)}>{revealBidi(item.sender)}</span> → {recipientsCell(item)}
-              </Typography.Text>
+              <Flex align="center" style={{ minWidth: 0, fontSize: 12 }}>
+                <Typography.Text type="secondary" ellipsis style={{ fontSize: 12, flex: 'none', maxWidth: '50%' }}>
+                  <span title={revealBidi(item.sender)}>{revealBidi(item.sender)}</span>
+                </Typography.Text>
+                {showRecipients ? (
+                  <>
+                    <Typography.Text type="secondary" style={{ fontSize: 12, flex: 'none', whiteSpace: 'pre' }}>
+                      {' → '}
+                    </Typography.Text>
+                    <Typography.Text type="secondary" style={{ fontSize: 12, minWidth: 0 }}>
+                      {recipientsCell(item)}
+                    </Typography.Text>
+                  </>
+                ) : null}
+              </Flex>
               <Flex wrap gap={6} align="center" style={{ fontSize: 12 }}>
                 {dateCell(item.received_at)}
                 {scoreCell(item.score)}
@@ -130,20 +172,26 @@ export function quarantineColumns(
           dataIndex: 'received_at',
           render: dateCell,
           width: 150,
+          ...sortable('date'),
         },
         {
           key: 'sender',
-          title: t('quarantine.columns.sender'),
+          title: showRecipients ? t('quarantine.columns.sender_recipients') : t('quarantine.columns.sender'),
           dataIndex: 'sender',
-          ellipsis: { showTitle: false },
-          render: (v: string) => <span title={revealBidi(v)}>{revealBidi(v)}</span>,
-        },
-        {
-          key: 'recipients',
-          title: t('quarantine.columns.recipients'),
-          dataIndex: 'recipients',
-          ellipsis: { showTitle: false },
-          render: (_: string[], item) => recipientsCell(item),
+          width: 200,
+          render: (v: string, item) => (
+            <Flex vertical style={{ minWidth: 0 }}>
+              <span title={revealBidi(v)} style={ELLIPSIS}>
+                {revealBidi(v)}
+              </span>
+              {showRecipients ? (
+                <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="quarantine-recipients">
+                  {recipientsCell(item)}
+                </Typography.Text>
+              ) : null}
+            </Flex>
+          ),
+          ...sortable('sender'),
         },
         {
           key: 'subject',
@@ -156,15 +204,16 @@ export function quarantineColumns(
           key: 'score',
           title: t('quarantine.columns.score'),
           dataIndex: 'score',
-          width: 80,
+          width: 84,
           align: 'right',
           render: scoreCell,
+          ...sortable('score'),
         },
         {
           key: 'action',
           title: t('quarantine.columns.action'),
           dataIndex: 'action',
-          width: 130,
+          width: 124,
           render: (v: string) =>
             isKnownAction(v) ? <Tag color={ACTION_COLORS[v]}>{t(`actions.${v}`)}</Tag> : <Tag>{v}</Tag>,
         },
@@ -172,16 +221,17 @@ export function quarantineColumns(
           key: 'status',
           title: t('quarantine.columns.status'),
           dataIndex: 'status',
-          width: 150,
+          width: 136,
           render: (_: QuarantineItem['status'], item) => statusCell(item),
         },
         {
           key: 'size',
           title: t('quarantine.columns.size'),
           dataIndex: 'size',
-          width: 90,
+          width: 96,
           align: 'right',
           render: (v: number) => formatSize(v, lang),
+          ...sortable('size'),
         },
         {
           key: 'menu',

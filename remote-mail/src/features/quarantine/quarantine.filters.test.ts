@@ -1,6 +1,13 @@
 import { localDaysRange, toIsoWithOffset } from '@qc/ui';
 import { safeFilename, suggestedFilename } from './quarantine.api';
-import { DEFAULT_FILTERS, patchFilters, readFilters, toListQuery, writeFilters } from './quarantine.filters';
+import {
+  DEFAULT_FILTERS,
+  patchFilters,
+  readFilters,
+  scoreRangeReversed,
+  toListQuery,
+  writeFilters,
+} from './quarantine.filters';
 import { formatSize, scoreBand } from './quarantine.format';
 
 const read = (search: string) => readFilters(new URLSearchParams(search));
@@ -13,16 +20,20 @@ describe('list filters ⇄ URL', () => {
     expect(read('period=custom&from=2026-02-30&to=2026-03-01')).toMatchObject({ period: '', from: '', to: '' });
     expect(read('page_size=0').pageSize).toBeNull();
     expect(read('page_size=20.5').pageSize).toBeNull();
-    // Reversed score bounds (the api refuses them): the minimum is kept.
-    expect(read('score_min=10&score_max=5')).toMatchObject({ scoreMin: '10', scoreMax: '' });
-    expect(read('score_min=5&score_max=5')).toMatchObject({ scoreMin: '5', scoreMax: '5' });
+    // Reversed score bounds are kept (the fields show the error; the list is not asked for).
+    const reversed = read('score_min=10&score_max=5');
+    expect(reversed).toMatchObject({ scoreMin: '10', scoreMax: '5' });
+    expect(scoreRangeReversed(reversed)).toBe(true);
+    expect(scoreRangeReversed(read('score_min=5&score_max=5'))).toBe(false);
+    expect(scoreRangeReversed(read('score_min=10'))).toBe(false);
+    expect(read('sort=subject&order=up')).toMatchObject({ sort: 'date', order: 'desc' });
   });
 
   it('reads every filter', () => {
     expect(
       read(
         'status=all&q=%20invoice%20&sender=a%40b.example&recipient=c&action=greylist&score_min=-2.5&score_max=15' +
-          '&period=custom&from=2026-11-01&to=2026-11-20&page_size=100&cursor=abc',
+          '&period=custom&from=2026-11-01&to=2026-11-20&sort=score&order=asc&page_size=100&cursor=abc',
       ),
     ).toEqual({
       status: 'all',
@@ -35,6 +46,8 @@ describe('list filters ⇄ URL', () => {
       period: 'custom',
       from: '2026-11-01',
       to: '2026-11-20',
+      sort: 'score',
+      order: 'asc',
       pageSize: 100,
       cursor: 'abc',
     });
@@ -74,6 +87,8 @@ describe('list filters ⇄ URL', () => {
       page_size: '200',
     });
     expect(toListQuery(DEFAULT_FILTERS, 50)).toEqual({ status: 'pending', page_size: '50' });
+    expect(toListQuery(read('sort=size'), 50)).toEqual({ status: 'pending', sort: 'size', page_size: '50' });
+    expect(toListQuery(read('order=asc'), 50)).toEqual({ status: 'pending', order: 'asc', page_size: '50' });
   });
 });
 

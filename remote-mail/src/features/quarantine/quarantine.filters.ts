@@ -3,9 +3,12 @@ import { periodRange, readPeriod, type PeriodFilter } from '../filters/period';
 import {
   EMAIL_ACTIONS,
   LIMITS,
+  SORT_KEYS,
   STATUS_FILTERS,
   type ListQueryParams,
   type QuarantineStatusFilter,
+  type SortKey,
+  type SortOrder,
 } from './quarantine.types';
 
 const MAX_PAGE_SIZE = LIMITS.maxPageSize;
@@ -25,6 +28,9 @@ export interface QuarantineFilters extends PeriodFilter {
   /** Decimal strings, '' = no bound. */
   scoreMin: string;
   scoreMax: string;
+  /** Server-side sort: newest first by default. */
+  sort: SortKey;
+  order: SortOrder;
   /** null = the user's preferred page size. */
   pageSize: number | null;
   /** Keyset cursor of the page shown; null = first page. */
@@ -42,6 +48,8 @@ export const DEFAULT_FILTERS: Readonly<QuarantineFilters> = Object.freeze({
   period: '',
   from: '',
   to: '',
+  sort: 'date',
+  order: 'desc',
   pageSize: null,
   cursor: null,
 });
@@ -58,6 +66,8 @@ export const URL_PARAM: Record<keyof QuarantineFilters, string> = {
   period: 'period',
   from: 'from',
   to: 'to',
+  sort: 'sort',
+  order: 'order',
   pageSize: 'page_size',
   cursor: 'cursor',
 };
@@ -77,9 +87,9 @@ export function readFilters(params: URLSearchParams): QuarantineFilters {
   const size = Number(get('pageSize'));
   const { period: validPeriod, from, to } = readPeriod(period, get('from'), get('to'));
   const scoreMin = SCORE.test(get('scoreMin')) ? get('scoreMin') : '';
-  let scoreMax = SCORE.test(get('scoreMax')) ? get('scoreMax') : '';
-  // A hand-edited link with the bounds reversed would be refused by the api (400): keep the minimum.
-  if (scoreMin && scoreMax && Number(scoreMin) > Number(scoreMax)) scoreMax = '';
+  // Bounds in reverse are kept: the fields say what is wrong (scoreRangeReversed) and the list waits.
+  const scoreMax = SCORE.test(get('scoreMax')) ? get('scoreMax') : '';
+  const sort = get('sort');
   return {
     status: isStatus(status) ? status : DEFAULT_FILTERS.status,
     q: get('q'),
@@ -91,6 +101,8 @@ export function readFilters(params: URLSearchParams): QuarantineFilters {
     period: validPeriod,
     from,
     to,
+    sort: (SORT_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : DEFAULT_FILTERS.sort,
+    order: get('order') === 'asc' ? 'asc' : 'desc',
     pageSize: Number.isInteger(size) && size > 0 && size <= MAX_PAGE_SIZE ? size : null,
     cursor: get('cursor') || null,
   };
@@ -136,6 +148,13 @@ export function toListQuery(f: QuarantineFilters, pageSize: number, now = new Da
     query.date_from = toIsoWithOffset(range.from);
     query.date_to = toIsoWithOffset(range.to);
   }
+  if (f.sort !== DEFAULT_FILTERS.sort) query.sort = f.sort;
+  if (f.order !== DEFAULT_FILTERS.order) query.order = f.order;
   if (f.cursor) query.cursor = f.cursor;
   return query;
+}
+
+/** Min. score above max.: the api refuses it (400), so the fields show the error and nothing is asked. */
+export function scoreRangeReversed(f: Pick<QuarantineFilters, 'scoreMin' | 'scoreMax'>): boolean {
+  return f.scoreMin !== '' && f.scoreMax !== '' && Number(f.scoreMin) > Number(f.scoreMax);
 }

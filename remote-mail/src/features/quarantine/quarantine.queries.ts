@@ -12,12 +12,16 @@ export const quarantineKeys = {
   raw: (id: string) => ['quarantine', 'raw', id] as const,
 };
 
-/** GET /api/quarantine/: one keyset page; the previous page stays shown while the next one loads. */
-export function useQuarantineList(query: ListQueryParams) {
+/**
+ * GET /api/quarantine/: one keyset page; the previous page stays shown while the next one loads.
+ * Not asked while `enabled` is false (filters the api would refuse).
+ */
+export function useQuarantineList(query: ListQueryParams, enabled = true) {
   return useQuery({
     queryKey: quarantineKeys.list(query),
     queryFn: ({ signal }) => listQuarantine(query, signal),
     placeholderData: keepPreviousData,
+    enabled,
   });
 }
 

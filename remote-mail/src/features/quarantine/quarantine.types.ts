@@ -96,9 +96,16 @@ export interface ListQueryParams {
   score_max?: string;
   date_from?: string;
   date_to?: string;
+  sort?: SortKey;
+  order?: SortOrder;
   cursor?: string;
   page_size: string;
 }
+
+/** What the list can be sorted by (server-side), mirrored from the contract's QUARANTINE_SORTS. */
+export const SORT_KEYS = ['date', 'score', 'sender', 'size'] as const satisfies readonly QuarantineListQuery['sort'][];
+export type SortKey = QuarantineListQuery['sort'];
+export type SortOrder = QuarantineListQuery['order'];
 
 /** 502 codes of a release: the message stays quarantined. */
 export type ReleaseFailureCode = 'relay_refused' | 'relay_unreachable' | 'release_unknown';

@@ -27,6 +27,7 @@ import { formatCount } from '../quarantine/quarantine.format';
 import { RISK_COLORS } from './risk-colors';
 import { useStatistics } from './statistics.queries';
 import { StatisticsTable } from './StatisticsTable';
+import { StatisticsTops } from './StatisticsTops';
 import {
   CHART_TYPES,
   daysOfRange,
@@ -203,6 +204,7 @@ export function StatisticsPage() {
               </>
             )}
           </Card>
+          <StatisticsTops params={request} />
         </Flex>
       )}
     </section>

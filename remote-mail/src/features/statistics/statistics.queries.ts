@@ -1,5 +1,5 @@
 import { api } from '@qc/api-client';
-import type { Statistics } from '@qc/contracts';
+import type { Statistics, StatisticsTops } from '@qc/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { StatisticsParams } from './statistics.view';
 
@@ -17,6 +17,21 @@ export function useStatistics(params: StatisticsParams) {
   return useQuery({
     queryKey: statisticsKeys.get(params),
     queryFn: ({ signal }) => getStatistics(params, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /api/statistics/tops/: top senders, recipients, symbols and (admins) domains, same range. */
+export function getStatisticsTops(params: StatisticsParams, signal?: AbortSignal): Promise<StatisticsTops> {
+  return api
+    .get('statistics/tops/', { searchParams: { ...params }, ...(signal ? { signal } : {}) })
+    .json<StatisticsTops>();
+}
+
+export function useStatisticsTops(params: StatisticsParams) {
+  return useQuery({
+    queryKey: [...statisticsKeys.all, 'tops', params] as const,
+    queryFn: ({ signal }) => getStatisticsTops(params, signal),
     placeholderData: keepPreviousData,
   });
 }

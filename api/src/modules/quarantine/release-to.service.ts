@@ -1,0 +1,124 @@
+import { DETAIL_RECIPIENTS, isSafeEnvelopeAddress, normaliseAddress, type ReleaseResponse } from '@qc/contracts';
+import type { AppContext } from '../../app-context';
+import { recipientDomain } from '../../lib/addresses';
+import { forbidden, HttpError } from '../../lib/http-error';
+import { relayRaw, type RelayTimeouts } from '../../lib/smtp-relay';
+import { firstRecipients } from './list.repository';
+import { findMessage, findRaw } from './quarantine.repository';
+import {
+  emailNotFound,
+  historyRow,
+  rawPurged,
+  refuse,
+  relayTextFor,
+  scopeFor,
+  summaryFor,
+  type Actor,
+} from './quarantine.service';
+import { ReleaseFailedError, releasedHeader } from './release.service';
+import { recordHistory } from './status.repository';
+
+type Deps = Pick<AppContext, 'db' | 'config'>;
+
+const invalidAddress = (why: string) =>
+  new HttpError(400, 'validation_error', 'The request is not valid.', { address: why });
+
+/** The history's label of a release to another address: the recipients the caller saw, then the new one. */
+function releaseToLabel(recipients: string[], total: number, to: string): string {
+  const shown = recipients.slice(0, 10).join(', ');
+  const more = total > 10 ? ` +${total - 10}` : '';
+  return `${shown}${more} → ${to}`;
+}
+
+/**
+ * Sends a copy of the original bytes (with X-Quarantine-Released) to one other address, through the
+ * same relay as a release, with the original envelope sender. For an admin any address, for a
+ * domain_admin one of their domain; a user may not (403). The recipients' statuses are left as they
+ * are (the mail stays where it was for its own recipients); the history row names both addresses.
+ */
+export async function releaseTo(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  rawAddress: string,
+  options: { timeouts?: RelayTimeouts } = {},
+): Promise<ReleaseResponse> {
+  const { user } = actor.auth;
+  const scope = scopeFor(user);
+  if (user.role === 'user' || scope.kind === 'none' || scope.kind === 'recipient') {
+    throw forbidden('Only an administrator or a domain administrator may release to another address.');
+  }
+  const address = normaliseAddress(rawAddress);
+  if (!isSafeEnvelopeAddress(address)) throw invalidAddress('Not a valid e-mail address.');
+  if (scope.kind === 'domain' && recipientDomain(address) !== scope.domain) {
+    throw invalidAddress(`The address must be of your domain (${scope.domain}).`);
+  }
+
+  const summary = await summaryFor(deps, id, scope);
+  const message = summary.total ? await findMessage(deps.db, id) : undefined;
+  if (!message) return refuse(deps, actor, 'release', id, emailNotFound());
+  const raw = await findRaw(deps.db, id);
+  if (!raw) return refuse(deps, actor, 'release', id, message.raw_purged_at !== null ? rawPurged() : emailNotFound());
+  const smtpUrl = deps.config.smtpUrl;
+  if (!smtpUrl) {
+    return refuse(
+      deps,
+      actor,
+      'release',
+      id,
+      new HttpError(503, 'relay_not_configured', 'No mail relay is configured.'),
+    );
+  }
+  const from = message.envelope_from;
+  if ((from !== '' && !isSafeEnvelopeAddress(from)) || /[\r\n\0]/.test(user.email)) {
+    return refuse(deps, actor, 'release', id, new HttpError(400, 'invalid_envelope', 'Unsafe envelope value.'));
+  }
+
+  const data = Buffer.concat([releasedHeader(raw, user.email, new Date()), raw]);
+  const result = await relayRaw(smtpUrl, { from, to: [address] }, data, options.timeouts);
+  const accepted = result.outcome === 'sent' && result.accepted.some((a) => a.toLowerCase() === address);
+  const code = accepted
+    ? null
+    : result.outcome === 'sent' || result.outcome === 'refused'
+      ? 'relay_refused'
+      : result.outcome === 'unreachable'
+        ? 'relay_unreachable'
+        : 'release_unknown';
+
+  const recipients = await firstRecipients(deps.db, [id], scope, DETAIL_RECIPIENTS);
+  // A mail history row with a target (not a literal: MailHistoryRow leaves the target columns out).
+  const row = {
+    ...historyRow(actor, 'release', id, code),
+    target_kind: 'release_to' as const,
+    target_id: null,
+    target_label: releaseToLabel(
+      recipients.map((r) => r.recipient),
+      summary.total,
+      address,
+    ),
+  };
+  await recordHistory(deps.db, row, scope);
+
+  const response =
+    result.outcome === 'unreachable' || result.outcome === 'unknown'
+      ? (result.response ?? result.error)
+      : result.response;
+  const delivery = {
+    // The address is the caller's to send to: the relay's reply is theirs, a connection error an admin's.
+    response: relayTextFor(scope, response, true),
+    accepted: accepted ? [address] : [],
+    rejected: accepted ? [] : [address],
+  };
+  if (code === 'relay_refused') throw new ReleaseFailedError(code, 'The mail relay refused the message.', delivery);
+  if (code === 'relay_unreachable') {
+    throw new ReleaseFailedError(code, 'The mail relay could not be reached; nothing was sent.', delivery);
+  }
+  if (code) {
+    throw new ReleaseFailedError(
+      code,
+      'The connection to the mail relay was lost after the message was sent.',
+      delivery,
+    );
+  }
+  return { status: 'released', delivery };
+}
