@@ -69,7 +69,7 @@ export async function seedDatabase({ dialect, exec, n, now, historyActor, fillHi
     t[name] = Math.round(performance.now() - t0);
   };
   const pg = dialect === 'postgres';
-  const folded = ['subject', 'sender', 'envelope_from'];
+  const folded = ['subject', 'sender', 'envelope_from', 'search_extra'];
   const trgm = [
     'qm_subject_trgm',
     'qm_sender_trgm',
@@ -128,7 +128,7 @@ export async function seedDatabase({ dialect, exec, n, now, historyActor, fillHi
       await exec(`create index qm_sender_trgm on quarantine_messages using gin (sender ${ops})`);
       await exec(`create index qm_envelope_from_trgm on quarantine_messages using gin (envelope_from ${ops})`);
       await exec(`create index qr_recipient_trgm on quarantine_recipients using gin (recipient ${ops})`);
-      // Migration 0019: the search matches the folded (lower case, unaccented) subject and senders.
+      // Migrations 0019, 0021: the search matches the folded subject, senders, attachment names and URLs.
       for (const c of folded) {
         await exec(`create index qm_${c}_fold_trgm on quarantine_messages using gin (qc_fold(${c}) ${ops})`);
       }

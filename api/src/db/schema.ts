@@ -119,6 +119,8 @@ export interface QuarantineMessagesTable {
   learned_at: number | null;
   /** The e-mail of who asked, as it was. */
   learned_by: string | null;
+  // 0021_search_attachments_urls: attachment names and body URLs, one a line, for the search.
+  search_extra: string;
 }
 
 /** The original bytes of a quarantined message. */

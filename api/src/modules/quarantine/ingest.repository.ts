@@ -33,6 +33,7 @@ export type MessageDetails = Partial<
     | 'body_html'
     | 'body_truncated'
     | 'envelope_to'
+    | 'search_extra'
   >
 >;
 
@@ -180,20 +181,24 @@ function messageRow(msg: NewQuarantinedMessage, id: string, recipientCount: numb
     body_html: details.body_html ?? null,
     body_truncated: details.body_truncated ?? 0,
     envelope_to: details.envelope_to ?? null,
+    search_extra: details.search_extra ?? '',
   };
 }
 
-/** SQLite FTS5 trigram rows: one per message for its text, one per recipient (scoped matches). */
+/**
+ * SQLite FTS5 trigram rows: one per message for its text (and its attachment names and URLs, column
+ * `extra`), one per recipient (scoped matches).
+ */
 async function indexForSearch(
   trx: DbExecutor,
   written: { msg: NewQuarantinedMessage; id: string; recipients: string[] }[],
 ) {
   const rows = written.flatMap(({ msg, id, recipients }) => [
-    sql`(${id}, '', '', ${[msg.subject ?? '', msg.sender, msg.details?.envelope_from ?? ''].join('\n')})`,
-    ...recipients.map((r) => sql`(${id}, ${r}, ${recipientDomain(r)}, ${r})`),
+    sql`(${id}, '', '', ${[msg.subject ?? '', msg.sender, msg.details?.envelope_from ?? ''].join('\n')}, ${msg.details?.search_extra ?? ''})`,
+    ...recipients.map((r) => sql`(${id}, ${r}, ${recipientDomain(r)}, ${r}, '')`),
   ]);
   for (const batch of chunks(rows, 200)) {
-    await sql`insert into quarantine_search (message_id, recipient, domain, body) values ${sql.join(batch)}`.execute(
+    await sql`insert into quarantine_search (message_id, recipient, domain, body, extra) values ${sql.join(batch)}`.execute(
       trx,
     );
   }

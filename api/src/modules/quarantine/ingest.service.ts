@@ -3,6 +3,7 @@ import { INGEST_LIMITS, IngestMeta, MAIL_ACTIONS, type MailAction, type RspamdSy
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../app-context';
 import { isDataRefusal, isUniqueViolation, type Db } from '../../db/database';
+import { searchExtra } from '../../db/migration-0021-search-attachments-urls';
 import { normaliseAddress, withALabelDomain } from '../../lib/addresses';
 import { groupCommit } from '../../lib/group-commit';
 import { HttpError, unauthorized } from '../../lib/http-error';
@@ -340,6 +341,10 @@ export async function ingestMessage(
         dedup_key: dedupKey,
         attachments: JSON.stringify(parsed.attachments),
         urls: JSON.stringify(parsed.urls),
+        search_extra: searchExtra(
+          parsed.attachments.map((a) => a.name),
+          parsed.urls,
+        ),
         symbols: JSON.stringify(facts.symbols),
         headers: JSON.stringify(parsed.headers),
         body_text: parsed.textBody,

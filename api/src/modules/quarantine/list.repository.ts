@@ -23,6 +23,12 @@ export function foldedContainsSql(ref: string, value: string): RawBuilder<SqlBoo
 }
 
 /**
+ * The message columns the text search folds and matches: subject, senders, and the attachment names
+ * and body URLs (search_extra, 0021). SQLite's FTS5 table holds the same text (columns body, extra).
+ */
+const SEARCHED = ['subject', 'sender', 'envelope_from', 'search_extra'] as const;
+
+/**
  * A term matched exactly against a message's Haraka uuid (its first or a retry's) and client IP:
  * what an admin pastes from a log line. Through unique or plain indexes (qm_ip_address, 0019).
  */
@@ -177,7 +183,7 @@ export function listConditions(
     // message's subject and senders (by primary key), and this (visible) recipient's address. A
     // scalar subquery, not EXISTS: PostgreSQL may turn an EXISTS into a hashed subplan, which reads
     // and matches every message before the first row (a full scan, whatever the LIMIT).
-    const text = ['t.subject', 't.sender', 't.envelope_from'].map((c) => foldedContainsSql(c, f.q!));
+    const text = SEARCHED.map((c) => foldedContainsSql(`t.${c}`, f.q!));
     const messageIds = messageIdForms(f.q);
     if (messageIds) text.push(messageIdSql('t', messageIds));
     const term = f.q.trim();
@@ -212,7 +218,7 @@ function messageIdSql(alias: string, forms: readonly string[]): RawBuilder<SqlBo
 }
 
 /**
- * The ids of messages whose subject or senders (case and accents folded), or one of whose recipients
+ * The ids of messages whose subject, senders, attachment names or URLs (case and accents folded), or one of whose recipients
  * in scope, contain `q`, or whose Message-ID, Haraka uuid or client IP is `q`
  * (3+ characters), from the trigram indexes — complete when there are at most `limit` (else only
  * `complete: false`: the index read stops early for a common term).
@@ -251,7 +257,7 @@ export function textHitsQuery(
     limit ${cap}`;
   }
   const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const folded = ['subject', 'sender', 'envelope_from'].map((c) => foldedContainsSql(c, q));
+  const folded = SEARCHED.map((c) => foldedContainsSql(c, q));
   return sql`select id as message_id from quarantine_messages where ${sql.join(folded, sql` or `)}
     union all
     select message_id from quarantine_recipients where recipient ilike ${pattern} and ${scopeSql(scope)}
