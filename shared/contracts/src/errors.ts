@@ -51,6 +51,7 @@ export const ERROR_CODES = [
   'remotes_unavailable', // 503, /remotes.json cannot be read
   // Quarantine (DESIGN §4)
   'email_not_found', // 404, unknown e-mail or none of its recipients is the caller's ("Email not found")
+  'attachment_not_found', // 404, the e-mail (in scope) has no attachment at that index
   'already_released', // 409, nothing left to release: already released
   'release_in_progress', // 409, another release of these recipients is under way
   'confirm_resend_required', // 409, the last release's outcome is unknown: retry with {confirm_resend: true}
