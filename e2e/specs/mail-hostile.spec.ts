@@ -510,7 +510,12 @@ test('hostile subject, From, attachment names and a __proto__ header are shown a
   await expect(page.getByTestId('email-detail')).toBeVisible();
   await expect(page.locator('#email-title')).toHaveText(subject);
   await expect(page.getByTestId('email-field-subject')).toHaveText(subject);
-  await expect(page.getByTestId('email-field-sender')).toHaveText('attacker@example.net');
+  const sender = page.getByTestId('email-field-sender');
+  await expect(sender).toContainText('attacker@example.net');
+  // Its display name (issue 23) as text, the right-to-left override made visible.
+  await expect(sender.getByTestId('email-sender-display-name')).toHaveText(
+    HOSTILE_FROM().replace('\u202E', '[U+202E]'),
+  );
   // Attachment names: text, with the right-to-left override made visible.
   const names = page.getByTestId('email-attachment-name');
   await expect(names).toHaveText(
@@ -525,7 +530,7 @@ test('hostile subject, From, attachment names and a __proto__ header are shown a
   await expect(proto).toHaveCount(1);
   await expect(proto).toContainText('{"polluted":"yes"}');
   await expect(headers.locator('tr').filter({ hasText: 'X-Evil' })).toContainText(`<script>${js('header')}</script>`);
-  const from = headers.locator('tr').filter({ has: page.getByRole('cell', { name: 'from', exact: true }) });
+  const from = headers.locator('tr').filter({ has: page.getByRole('cell', { name: 'From', exact: true }) });
   await expect(from).toContainText(`<svg onload="${js('from')}">Service`);
   await expect(from).toContainText('attacker@example.net');
   await assertInert(page, w, null);

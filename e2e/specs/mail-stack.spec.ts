@@ -146,7 +146,7 @@ test('clean mail reaches the sink; GTUBE is quarantined and shown to its recipie
   expect((await opened).headers()['cache-control'], 'GET /api/quarantine/{id}/').toBe('private, no-store');
   await expect(page.locator('#email-title')).toHaveText(spam.subject);
   await expect(page.getByTestId('email-field-subject')).toHaveText(spam.subject);
-  await expect(page.getByTestId('email-field-sender')).toHaveText(spam.sender);
+  await expect(page.getByTestId('email-field-sender')).toContainText(spam.sender);
   await expect(page.getByTestId('email-field-envelope_from')).toHaveText(spam.sender);
   await expect(page.getByTestId('email-field-uuid')).toHaveText(accepted.uuid!);
   await expect(page.getByTestId('email-field-message_id')).toHaveText(`<${spam.messageId}>`);

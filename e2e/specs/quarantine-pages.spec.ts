@@ -561,10 +561,10 @@ test('the dashboard shows the counts and the 7-day trend chart', async ({ page }
   // Our own SVG (the charts library loads only on /statistics): one point per day of the api's
   // answer, each day's count read out in the chart's accessible name.
   const answer = (await res.json()) as Statistics;
-  const chart = trend.getByRole('img');
+  const chart = trend.getByTestId('trend-chart');
   await expect(chart.locator('[data-part="point"]')).toHaveCount(answer.days.length);
   const name = (await chart.getAttribute('aria-label'))!;
-  const prefix = 'E-mails mis en quarantaine par jour, 7 derniers jours (UTC)\u00a0: ';
+  const prefix = 'E-mails mis en quarantaine par jour, 7\u00a0derniers jours (UTC)\u00a0: ';
   expect(name.startsWith(prefix)).toBe(true);
   const spoken = name
     .slice(prefix.length)

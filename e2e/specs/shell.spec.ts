@@ -109,7 +109,7 @@ test('on a phone a message page fits the screen, long addresses and a long user 
   try {
     await page.setViewportSize({ width: 390, height: 844 });
     await signInQuick(page, owner, `/mail/${id}`);
-    await expect(page.getByTestId('email-field-sender')).toHaveText(from);
+    await expect(page.getByTestId('email-field-sender')).toContainText(from);
     await expect(page.getByTestId('email-symbol-summary').first()).toBeVisible();
     // Neither the top bar (the avatar only) nor the message's fields and tables push past the edge.
     await expect(page.getByTestId('profile-username')).toHaveCount(0);

@@ -26,7 +26,7 @@ export function SafePreview({ html }: { html: string | null }) {
     <Button
       size="small"
       onClick={() => setAllowImages(true)}
-      style={phone ? { whiteSpace: 'normal', height: 'auto', textAlign: 'start' } : undefined}
+      style={phone ? { whiteSpace: 'normal', height: 'auto', paddingBlock: 4, textAlign: 'start' } : undefined}
       data-testid="email-load-images"
     >
       {t('email.preview.load_images')}
