@@ -69,6 +69,28 @@ describe('remote boundary (DESIGN §3)', () => {
     expect(failureKind(new RemoteLoadError('remote_haraka/Logs', refusal))).toBe('incompatible');
   });
 
+  it('a refused remote stays refused on a remount and a Retry: the runtime is not asked again (it would hand back the module without its singletons)', async () => {
+    let attempts = 0;
+    const load: RemoteLoader = async () => {
+      attempts += 1;
+      if (attempts === 1) {
+        throw new Error(
+          '[ Federation Runtime ]: Version 1.2.0 from host of shared singleton module @qc/auth does not satisfy the requirement of remote_haraka which needs ^2.0.0)',
+        );
+      }
+      return { default: Page };
+    };
+    const first = render(<RemoteModule id="remote_haraka/Logs" name="Journaux" load={load} />);
+    expect(await screen.findByTestId('remote-incompatible')).toBeInTheDocument();
+    first.unmount();
+    render(<RemoteModule id="remote_haraka/Logs" name="Journaux" load={load} />);
+    expect(await screen.findByTestId('remote-incompatible')).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Réessayer' }));
+    expect(await screen.findByTestId('remote-incompatible')).toBeInTheDocument();
+    expect(screen.queryByText('remote page')).toBeNull();
+    expect(attempts).toBe(1);
+  });
+
   it('a loader answering nothing (container without that module) is a load failure', async () => {
     render(<RemoteModule id="remote_mail/Nope" name="X" load={async () => null} />);
     expect(await screen.findByTestId('remote-load-error')).toBeInTheDocument();

@@ -55,16 +55,26 @@ type LazyModule = ReturnType<typeof lazy<ComponentType>>;
  * dropped, so the next visit tries again; Retry replaces it at once.
  */
 const lazies = new WeakMap<RemoteLoader, LazyModule>();
+/**
+ * Remotes refused as built for a newer console, until the page is reloaded: loading one again (a
+ * remount, a Retry) must not reach the runtime, which then hands back the module without its
+ * refused singletons, and the page crashes instead of saying why.
+ */
+const refused = new WeakMap<RemoteLoader, RemoteLoadError>();
 
 function makeLazy(id: string, load: RemoteLoader): LazyModule {
   // React.lazy caches a rejection forever, so Retry builds a new lazy (notes, "Runtime remote loading").
   const made: LazyModule = lazy(async () => {
+    const before = refused.get(load);
+    if (before) throw before;
     let mod: Awaited<ReturnType<RemoteLoader>>;
     try {
       mod = await load();
     } catch (e) {
       if (lazies.get(load) === made) lazies.delete(load);
-      throw new RemoteLoadError(id, e);
+      const error = new RemoteLoadError(id, e);
+      if (isIncompatibleRemote(e)) refused.set(load, error);
+      throw error;
     }
     if (!mod || (typeof mod.default !== 'function' && typeof mod.default !== 'object')) {
       if (lazies.get(load) === made) lazies.delete(load);
