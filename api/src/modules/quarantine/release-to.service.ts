@@ -15,7 +15,7 @@ import {
   summaryFor,
   type Actor,
 } from './quarantine.service';
-import { ReleaseFailedError, releasedHeader } from './release.service';
+import { ReleaseFailedError, relayFor, releasedHeader } from './release.service';
 import { recordHistory } from './status.repository';
 
 type Deps = Pick<AppContext, 'db' | 'config'>;
@@ -59,20 +59,8 @@ export async function releaseTo(
   if (!message) return refuse(deps, actor, 'release', id, emailNotFound());
   const raw = await findRaw(deps.db, id);
   if (!raw) return refuse(deps, actor, 'release', id, message.raw_purged_at !== null ? rawPurged() : emailNotFound());
-  const smtpUrl = deps.config.smtpUrl;
-  if (!smtpUrl) {
-    return refuse(
-      deps,
-      actor,
-      'release',
-      id,
-      new HttpError(503, 'relay_not_configured', 'No mail relay is configured.'),
-    );
-  }
   const from = message.envelope_from;
-  if ((from !== '' && !isSafeEnvelopeAddress(from)) || /[\r\n\0]/.test(user.email)) {
-    return refuse(deps, actor, 'release', id, new HttpError(400, 'invalid_envelope', 'Unsafe envelope value.'));
-  }
+  const smtpUrl = await relayFor(deps, actor, id, from);
 
   const data = Buffer.concat([releasedHeader(raw, user.email, new Date()), raw]);
   const result = await relayRaw(smtpUrl, { from, to: [address] }, data, options.timeouts);

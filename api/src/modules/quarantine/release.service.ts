@@ -51,6 +51,27 @@ export class ReleaseFailedError extends HttpError {
 // CR, LF or NUL in anything written on the SMTP wire would inject commands or headers.
 const SMTP_UNSAFE = /[\r\n\0]/;
 
+/**
+ * The relay a release (or a copy to another address) goes through, once its envelope is safe: else
+ * the refusal, recorded (503 no relay configured, 400 an unsafe envelope sender or releaser).
+ */
+export async function relayFor(deps: Deps, actor: Actor, id: string, from: string): Promise<string> {
+  const smtpUrl = deps.config.smtpUrl;
+  if (!smtpUrl) {
+    return refuse(
+      deps,
+      actor,
+      'release',
+      id,
+      new HttpError(503, 'relay_not_configured', 'No mail relay is configured.'),
+    );
+  }
+  if ((from !== '' && !isSafeEnvelopeAddress(from)) || SMTP_UNSAFE.test(actor.auth.user.email)) {
+    return refuse(deps, actor, 'release', id, new HttpError(400, 'invalid_envelope', 'Unsafe envelope value.'));
+  }
+  return smtpUrl;
+}
+
 /** Prepended to the original bytes, in the message's own line-ending style. */
 export function releasedHeader(raw: Buffer, actorEmail: string, now: Date): Buffer {
   const firstLf = raw.indexOf(0x0a);
@@ -263,20 +284,8 @@ export async function releaseMessage(
   const message = summary.total ? await findMessage(deps.db, id) : undefined;
   if (!message) return refuse(deps, actor, 'release', id, emailNotFound());
   if (message.raw_purged_at !== null) return refuse(deps, actor, 'release', id, rawPurged());
-  const smtpUrl = deps.config.smtpUrl;
-  if (!smtpUrl) {
-    return refuse(
-      deps,
-      actor,
-      'release',
-      id,
-      new HttpError(503, 'relay_not_configured', 'No mail relay is configured.'),
-    );
-  }
+  const smtpUrl = await relayFor(deps, actor, id, message.envelope_from);
   const from = message.envelope_from;
-  if ((from !== '' && !isSafeEnvelopeAddress(from)) || SMTP_UNSAFE.test(user.email)) {
-    return refuse(deps, actor, 'release', id, new HttpError(400, 'invalid_envelope', 'Unsafe envelope value.'));
-  }
 
   const sources: { status: RecipientStatus; staleBefore?: number }[] = [
     { status: 'pending' },
