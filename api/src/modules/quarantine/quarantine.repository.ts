@@ -20,16 +20,6 @@ export async function findRaw(db: DbExecutor, id: string): Promise<Buffer | unde
   return row ? Buffer.from(row.data) : undefined;
 }
 
-/** Whether the original bytes are still stored (a primary-key probe, no bytes read). */
-export async function hasRaw(db: DbExecutor, id: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('quarantine_raw')
-    .select('message_id')
-    .where('message_id', '=', id)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export type DeliveryRow = QuarantineDeliveriesTable;
 
 /** The latest release attempt that concerned a recipient the caller sees. */
