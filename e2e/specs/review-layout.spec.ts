@@ -126,6 +126,12 @@ test('at 1440 px with the drawer open the subject has room and "+N" stays visibl
   await expect(row).toBeVisible();
   const subject = row.getByRole('link', { name: /E2E layout/ });
   expect((await box(subject)).width).toBeGreaterThanOrEqual(240);
+  // The floating feedback button has a gutter of its own: the content (the last column too) ends
+  // left of it, so no row passes under it as the list scrolls.
+  const content = await box(page.getByTestId('content'));
+  const feedback = await box(page.getByTestId('feedback-button'));
+  expect(feedback.x).toBeGreaterThanOrEqual(content.x + content.width);
+  expect((await box(row)).x + (await box(row)).width).toBeLessThanOrEqual(feedback.x);
   await page.goto(`/mail?q=${encodeURIComponent(`E2E plus ${t}`)}`);
   const plus = page.getByTestId('quarantine-row').first().getByText('+1', { exact: true });
   await expect(plus).toBeVisible();

@@ -210,14 +210,14 @@ export function ProtectedLayout() {
         {remotesFailed ? (
           <Alert type="warning" banner showIcon title={t('layout.remotes_unavailable')} data-testid="remotes-error" />
         ) : null}
-        {/* Room at the end of every page for the floating feedback button (40 px, 24 px from the
-            corner): scrolled to the end, no cell, chart or preview stays under it. Narrow, the
-            button is in the drawer: no room needed. */}
+        {/* On a desktop the floating feedback button (40 px, 16 px from the edge) has a gutter of
+            its own at the right: no row, tag or chart ever passes under it as the page scrolls
+            (issue 23). Narrow, the button is in the drawer: no gutter. */}
         <Layout.Content
           ref={content}
           id="content"
           tabIndex={-1}
-          style={{ margin: narrow ? 12 : 24, paddingBottom: narrow ? 0 : FEEDBACK_BUTTON_AREA - 24, outline: 'none' }}
+          style={{ margin: narrow ? 12 : 24, marginInlineEnd: narrow ? 12 : FEEDBACK_BUTTON_AREA, outline: 'none' }}
           data-testid="content"
         >
           <Suspense fallback={<PageLoading />}>

@@ -9,8 +9,9 @@ import { useTranslation } from 'react-i18next';
 // The dialog (form, upload, its error mapping) is a chunk of its own, fetched on the first click.
 const FeedbackDialog = retryableLazy(() => import(/* webpackChunkName: "feedback" */ './FeedbackDialog'));
 
-/** The floating button's room at the page's end: 40 px, 24 px from the corner, 16 px of air. */
-export const FEEDBACK_BUTTON_AREA = 24 + 40 + 16;
+/** The floating button's gutter at the content's right: 40 px, 16 px from the edge, 8 px of air. */
+export const FEEDBACK_BUTTON_EDGE = 16;
+export const FEEDBACK_BUTTON_AREA = FEEDBACK_BUTTON_EDGE + 40 + 8;
 
 /**
  * Spec §2: the floating feedback button, bottom right of every protected page. Below the lg
@@ -54,7 +55,7 @@ export function FeedbackButton({ inDrawer = false, expanded = false }: { inDrawe
           aria-haspopup="dialog"
           data-testid="feedback-button"
           data-placement="float"
-          style={{ insetInlineEnd: 24, insetBlockEnd: 24 }}
+          style={{ insetInlineEnd: FEEDBACK_BUTTON_EDGE, insetBlockEnd: 24 }}
           onClick={onClick}
         />
       )}

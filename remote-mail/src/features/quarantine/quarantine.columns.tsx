@@ -178,7 +178,7 @@ export function quarantineColumns(
           key: 'sender',
           title: showRecipients ? t('quarantine.columns.sender_recipients') : t('quarantine.columns.sender'),
           dataIndex: 'sender',
-          width: 200,
+          width: 184,
           render: (v: string, item) => (
             <Flex vertical style={{ minWidth: 0 }}>
               <span title={revealBidi(v)} style={ELLIPSIS}>
