@@ -31,10 +31,16 @@ function e2eCounts(name) {
     }
   );
 }
+/** Two reports of one stage added up (either may be missing). */
+function sum(a, b) {
+  if (!a || !b) return a ?? b;
+  return { passed: a.passed + b.passed, failed: a.failed + b.failed, skipped: a.skipped + b.skipped };
+}
+// Keyed by stage name (scripts/test.sh): a failed stage with a failed test is not counted twice.
 const reports = {
   'jest (web)': jestCounts('jest-web.json'),
-  'jest (SQLite)': jestCounts('jest-sqlite.json'),
-  'api tests (PostgreSQL)': jestCounts('jest-postgres.json'),
+  'api tests (SQLite, PostgreSQL)': sum(jestCounts('jest-sqlite.json'), jestCounts('jest-postgres.json')),
+  'jest (mail stack)': jestCounts('jest-mail.json'),
   e2e: e2eCounts('e2e.json'),
 };
 

@@ -40,15 +40,14 @@ stage lint 10 eslint --max-warnings=0 .
 stage format 5 prettier --check --log-level=warn .
 stage typecheck 10 pnpm -r --workspace-concurrency=2 --if-present run typecheck
 # The component tests (jsdom, no daemon, no port) on two workers: they are two thirds of jest's
-# time. The api and mail-stack tests stay in one process: they start real daemons on free ports.
+# time. The api and mail-stack tests each run in one process: they start real daemons on free ports.
 stage "jest (web)" 20 jest --ci --selectProjects web --maxWorkers=2 --json --outputFile="$RESULTS/jest-web.json"
-stage "jest (SQLite)" 30 jest --ci --selectProjects api mail --json --outputFile="$RESULTS/jest-sqlite.json"
-if [[ " ${failed[*]-} " != *" postgresql "* ]]; then
-  stage "api tests (PostgreSQL)" 20 env QC_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$QC_PG_PORT/postgres" \
-    jest --ci --selectProjects api --json --outputFile="$RESULTS/jest-postgres.json"
-else
-  echo "-- api tests (PostgreSQL): not run, PostgreSQL did not start"
-fi
+# The api tests on SQLite and on PostgreSQL side by side (one process each), then the real mail
+# stack's tests alone: they time Rspamd and Haraka, so they get the machine to themselves.
+pg_url="postgres://postgres@127.0.0.1:$QC_PG_PORT/postgres"
+[[ " ${failed[*]-} " != *" postgresql "* ]] || pg_url=""
+stage "api tests (SQLite, PostgreSQL)" 30 bash scripts/test-api.sh "$RESULTS" "$pg_url"
+stage "jest (mail stack)" 20 jest --ci --selectProjects mail --json --outputFile="$RESULTS/jest-mail.json"
 stage build 20 bash scripts/build.sh
 stage e2e 30 env PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/e2e.json" \
   pnpm --filter @qc/e2e exec playwright test --reporter=list,json
