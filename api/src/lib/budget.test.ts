@@ -204,6 +204,63 @@ describe('releases', () => {
   });
 });
 
+describe('release to another address and the history export', () => {
+  const ROOT = 'root@admin.example';
+  const releaseToRows = (email: string, id: string) =>
+    t.db
+      .selectFrom('history')
+      .select(['email_id'])
+      .where('actor_email', '=', email)
+      .where('email_id', '=', id)
+      .where('target_kind', '=', 'release_to')
+      .execute();
+
+  test('release-to spends the release budget: beyond it 429, nothing sent, no history row; the window resets', async () => {
+    const id = await mail(ANN, 'copy me');
+    const sent = sink.messages.length;
+    await createBudget(t.db, 'releases', RELEASES, 'test')(userIds[ROOT]!, RELEASES);
+
+    const refused = await post(ROOT, `/api/quarantine/${id}/release-to/`, { address: 'analyst@elsewhere.example' });
+    expectRateLimited(refused);
+    expect(sink.messages.length).toBe(sent);
+    expect(await releaseToRows(ROOT, id)).toEqual([]);
+    expect(await statusOf(id)).toBe('pending');
+
+    await endWindows(ROOT);
+    const ok = await post(ROOT, `/api/quarantine/${id}/release-to/`, { address: 'analyst@elsewhere.example' });
+    expect(ok.statusCode).toBe(200);
+    expect(sink.messages.length).toBe(sent + 1);
+    expect(await releaseToRows(ROOT, id)).toEqual([{ email_id: id }]);
+  });
+
+  test('each release-to counts: the budget’s last one passes, the next is refused', async () => {
+    const id = await mail(ANN, 'copy twice');
+    await createBudget(t.db, 'releases', RELEASES, 'test')(userIds[ROOT]!, RELEASES - 1);
+    const to = { address: 'analyst@elsewhere.example' };
+    expect((await post(ROOT, `/api/quarantine/${id}/release-to/`, to)).statusCode).toBe(200);
+    expectRateLimited(await post(ROOT, `/api/quarantine/${id}/release-to/`, to));
+    expect(await releaseToRows(ROOT, id)).toHaveLength(1);
+  });
+
+  test('each history export spends a search: beyond QC_BUDGET_SEARCHES 429 and no CSV; shared with the searches', async () => {
+    for (let i = 0; i < SEARCHES; i++) {
+      const res = await get(ANN, '/api/history/export/');
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    }
+    const refused = await get(ANN, '/api/history/export/');
+    expectRateLimited(refused);
+    expect(refused.headers['content-type']).toMatch(/^application\/json/);
+    expect(refused.headers['content-disposition']).toBeUndefined();
+    // The exports used up the searches too, and another user's budget is their own.
+    expectRateLimited(await get(ANN, '/api/quarantine/?q=invoice'));
+    expect((await get(CARL, '/api/history/export/')).statusCode).toBe(200);
+
+    await endWindows(ANN);
+    expect((await get(ANN, '/api/history/export/')).statusCode).toBe(200);
+  });
+});
+
 test('QC_BUDGET_RELEASES below a full bulk (BULK_MAX_IDS) is refused at start: such a bulk could never pass', () => {
   expect(() => loadConfig({ ...t.env, QC_BUDGET_RELEASES: String(BULK_MAX_IDS - 1) }, t.tmpDir)).toThrow(
     /QC_BUDGET_RELEASES/,
@@ -221,6 +278,8 @@ test('the budgets are documented in the OpenAPI document (429 on each budgeted r
     ['/api/quarantine/{id}/release/', 'post'],
     ['/api/quarantine/bulk/', 'post'],
     ['/api/history/', 'get'],
+    ['/api/quarantine/{id}/release-to/', 'post'],
+    ['/api/history/export/', 'get'],
   ] as const) {
     expect(Object.keys(doc.paths[path][method].responses)).toContain('429');
   }

@@ -214,3 +214,68 @@ test('a file with an image signature that does not decode → 400 "only image fi
   expect(res.statusCode).toBe(400);
   expect(res.json().errors).toEqual({ image0: 'Please upload only image files' });
 });
+
+describe('images stored before uploads were re-encoded', () => {
+  /** Stores the bytes as an old release did (as sent, under the sniffed type); their download url. */
+  async function storedAsSent(images: { mime: string; data: Buffer }[]): Promise<string[]> {
+    const id = `legacy-${Math.random().toString(16).slice(2)}`;
+    await t.db
+      .insertInto('feedback')
+      .values({ id, user_id: null, type: 'bug', message: 'Sent before re-encoding.', email: null, created_at: 1 })
+      .execute();
+    const rows = images.map(({ mime, data }, position) => ({
+      id: `${id}-${position}`,
+      feedback_id: id,
+      position,
+      mime,
+      size: data.length,
+      data,
+    }));
+    await t.db.insertInto('feedback_images').values(rows).execute();
+    return rows.map((r) => `/api/feedback/${id}/images/${r.id}/`);
+  }
+  const download = (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(admin.access) });
+
+  test('are re-encoded when downloaded: right type, no text chunk, no EXIF, no HTML', async () => {
+    const originals = [await pngWithScript(), await jpegWithGps(), await gifHtmlPolyglot()];
+    const mimes = ['image/png', 'image/jpeg', 'image/gif'];
+    // What each format must not carry any more: PNG text chunks, an EXIF block, a GIF comment extension.
+    const leftovers: (string | Buffer)[][] = [['tEXt', 'iTXt', 'zTXt'], ['Exif'], [Buffer.from([0x21, 0xfe])]];
+    const urls = await storedAsSent(originals.map((data, n) => ({ mime: mimes[n]!, data })));
+    for (const [n, url] of urls.entries()) {
+      const res = await download(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe(mimes[n]);
+      const out = res.rawPayload;
+      expect(out.equals(originals[n]!)).toBe(false);
+      expect(out.includes('<script')).toBe(false);
+      expect(out.includes('<html')).toBe(false);
+      expect(out.includes('GPSSECRET42')).toBe(false);
+      const meta = await sharp(out).metadata();
+      expect(`image/${meta.format}`).toBe(mimes[n]);
+      expect(meta.width).toBe((await sharp(originals[n]!).metadata()).width);
+      expect(meta.exif).toBeUndefined();
+      expect(meta.comments).toBeUndefined();
+      expect(leftovers[n]!.filter((marker) => out.includes(marker))).toEqual([]);
+    }
+  });
+
+  test('bytes that are not a readable image of the stored type → 415, never the bytes', async () => {
+    const png = await colour(4, 4).png().toBuffer();
+    const html = Buffer.from('<html><script>alert(1)</script></html>');
+    const urls = await storedAsSent([
+      { mime: 'image/png', data: html },
+      // A PNG's signature, then garbage: sniffs as PNG, does not decode.
+      { mime: 'image/png', data: Buffer.concat([png.subarray(0, 40), Buffer.from('<script>alert(1)</script>')]) },
+      // A GIF stored as a PNG: not served under a type its bytes are not.
+      { mime: 'image/png', data: await gifHtmlPolyglot() },
+    ]);
+    for (const url of urls) {
+      const res = await download(url);
+      expect(res.statusCode).toBe(415);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.json()).toMatchObject({ code: 'unsupported_media_type', detail: expect.stringContaining('image') });
+      expect(res.body).not.toContain('<script');
+    }
+  });
+});

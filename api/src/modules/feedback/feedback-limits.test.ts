@@ -187,4 +187,19 @@ describe('daily quota', () => {
     // Another user has their own quota.
     expect((await send((await q.login(other.email)).access)).statusCode).toBe(201);
   });
+
+  test('parallel submissions at the quota’s edge: exactly the room left is stored, the rest 429', async () => {
+    const u = await q.createUser({ email: 'burst@example.com' });
+    const access = (await q.login('burst@example.com')).access;
+    expect((await send(access)).statusCode).toBe(201); // one place left of QC_FEEDBACK_DAILY_MAX=2
+    const all = await Promise.all(Array.from({ length: 8 }, (_, i) => send(access, `Parallel feedback ${i}`)));
+    const statuses = all.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([201, ...Array<number>(7).fill(429)]);
+    for (const refused of all.filter((r) => r.statusCode === 429)) {
+      expect(refused.json()).toMatchObject({ code: 'rate_limited' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    const stored = await q.db.selectFrom('feedback').select('id').where('user_id', '=', u.id).execute();
+    expect(stored).toHaveLength(2);
+  });
 });

@@ -1,3 +1,4 @@
+import { SqliteAdapter } from 'kysely';
 import type { DbExecutor } from '../../db/database';
 import type { FeedbackImagesTable, FeedbackTable } from '../../db/schema';
 
@@ -74,4 +75,14 @@ export async function recentFeedback(
     .where('created_at', '>', since)
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), oldest: row.oldest === null ? null : Number(row.oldest) };
+}
+
+/**
+ * Holds the user's row until the transaction ends, so two submissions of one user count and insert
+ * one after the other (the daily quota holds under concurrency). SQLite transactions already take
+ * the write lock when they begin (db/database.ts).
+ */
+export async function lockUser(db: DbExecutor, userId: string): Promise<void> {
+  if (db.getExecutor().adapter instanceof SqliteAdapter) return;
+  await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
 }

@@ -90,7 +90,7 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         () => readFeedbackForm(request.parts()),
         formTooLarge,
       );
-      await createFeedback(ctx.db, currentAuth(request).user.user_id, form);
+      await createFeedback(ctx.db, currentAuth(request).user.user_id, form, ctx.config.feedbackDailyMax);
       return reply.code(201).send({ message: FEEDBACK_MESSAGES.thanks });
     },
   );
@@ -119,7 +119,9 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       schema: {
         tags: ['feedback'],
         summary: 'One feedback image, as a download (admin)',
-        description: 'Served with its sniffed type, as an attachment, never as active content.',
+        description:
+          'Served with its sniffed type, as an attachment, never as active content; decoded and re-encoded on ' +
+          'every read (metadata dropped). 415 when the stored bytes are not a readable image of that type.',
         security,
         params: z.object({ id: z.string().max(64), imageId: z.string().max(64) }),
         response: {
@@ -133,6 +135,7 @@ export const feedbackRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
           401: ApiError,
           403: ApiError,
           404: ApiError,
+          415: ApiError,
         },
       },
     },

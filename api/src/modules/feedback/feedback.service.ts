@@ -28,6 +28,7 @@ import {
   insertFeedback,
   listFeedback,
   listImageMeta,
+  lockUser,
   recentFeedback,
   type FeedbackImageRow,
 } from './feedback.repository';
@@ -178,18 +179,30 @@ export async function readFeedbackForm(parts: AsyncIterable<Multipart>): Promise
 
 const DAY_MS = 24 * 3600 * 1000;
 
+/** 429 when `count` feedback in the last 24 hours already reach `max`; Retry-After: until the oldest leaves them. */
+function quotaReached(count: number, oldest: number | null, max: number, now: number): HttpError | null {
+  if (count < max || oldest === null) return null;
+  const retryAfter = Math.max(1, Math.ceil((oldest + DAY_MS - now) / 1000));
+  return tooManyAttempts(retryAfter, `Daily feedback quota reached (${max} in 24 hours). Try again later.`);
+}
+
 /**
  * The daily quota: at most `max` feedback stored by this user in any 24 hours. Checked before the
- * body is read; 429 with Retry-After, the seconds until the oldest of them leaves the 24 hours.
+ * body is read, to refuse early; 429 with Retry-After, the seconds until the oldest of them leaves
+ * the 24 hours. createFeedback checks it again where it counts, under a lock.
  */
 export async function checkDailyQuota(db: Db, userId: string, max: number, now = Date.now()): Promise<void> {
   const { count, oldest } = await recentFeedback(db, userId, now - DAY_MS);
-  if (count < max || oldest === null) return;
-  const retryAfter = Math.max(1, Math.ceil((oldest + DAY_MS - now) / 1000));
-  throw tooManyAttempts(retryAfter, `Daily feedback quota reached (${max} in 24 hours). Try again later.`);
+  const refused = quotaReached(count, oldest, max, now);
+  if (refused) throw refused;
 }
 
-export async function createFeedback(db: Db, userId: string, form: FeedbackForm): Promise<void> {
+/**
+ * Stores the feedback if the user's daily quota (`dailyMax`) still has room. Counted and inserted in
+ * one transaction holding the user's row: parallel submissions that all passed the early check
+ * cannot together exceed the quota (issue 21 item 4).
+ */
+export async function createFeedback(db: Db, userId: string, form: FeedbackForm, dailyMax: number): Promise<void> {
   const now = Date.now();
   const id = newId(now);
   const images: FeedbackImageRow[] = form.images.map((img) => ({
@@ -200,15 +213,17 @@ export async function createFeedback(db: Db, userId: string, form: FeedbackForm)
     size: img.data.length,
     data: img.data,
   }));
-  await db
-    .transaction()
-    .execute((trx) =>
-      insertFeedback(
-        trx,
-        { id, user_id: userId, type: form.type, message: form.message, email: form.email, created_at: now },
-        images,
-      ),
+  await db.transaction().execute(async (trx) => {
+    await lockUser(trx, userId);
+    const { count, oldest } = await recentFeedback(trx, userId, now - DAY_MS);
+    const refused = quotaReached(count, oldest, dailyMax, now);
+    if (refused) throw refused;
+    await insertFeedback(
+      trx,
+      { id, user_id: userId, type: form.type, message: form.message, email: form.email, created_at: now },
+      images,
     );
+  });
 }
 
 /** Opaque cursor: the last row's (created_at, id). */
@@ -254,15 +269,30 @@ export async function feedbackPage(db: Db, cursor: string | undefined, pageSize:
   };
 }
 
+/** A stored image that is not the decodable image its row says: never served as it is. */
+const storedNotAnImage = () =>
+  new HttpError(415, 'unsupported_media_type', 'The stored file is not a readable image; it is not served.');
+
+/**
+ * One image, re-encoded on every read: rows stored before uploads were re-encoded (issue 21 item 3)
+ * still hold the bytes as sent (text chunks, EXIF, a polyglot's HTML), and nothing in a row says which
+ * it was. Decoding again costs 0.1 s for a 5 MB PNG or JPEG, up to 1.6 s for a worst-case 5 MB GIF,
+ * off the event loop, on a route only admins use: no cache. Bytes that are not the type the row
+ * says, or do not decode, are refused (415), never sent.
+ */
 export async function feedbackImage(
   db: Db,
   feedbackId: string,
   imageId: string,
 ): Promise<{ mime: ImageMime; data: Buffer; disposition: string }> {
   const row = await findImage(db, feedbackId, imageId);
-  // Only what was sniffed as one of the four image types is ever served, and as that type.
   if (!row || !isImageMime(row.mime)) throw notFound();
   const mime = row.mime;
+  const stored = Buffer.from(row.data);
+  // Only the four image formats reach the decoder, and only as the type the row was served as.
+  if ((await sniffImage(stored)) !== mime) throw storedNotAnImage();
+  const clean = await reencodeImage(stored, mime);
+  if ('error' in clean) throw storedNotAnImage();
   const name = `feedback-${feedbackId}-${row.position}`;
-  return { mime, data: Buffer.from(row.data), disposition: attachment(name, `.${EXTENSIONS[mime]}`, 'feedback') };
+  return { mime, data: clean.data, disposition: attachment(name, `.${EXTENSIONS[mime]}`, 'feedback') };
 }

@@ -20,6 +20,7 @@ import type { AppContext } from '../../app-context';
 import { createBudgets } from '../../lib/budget';
 import { sendDownload } from '../../lib/download';
 import { HttpError } from '../../lib/http-error';
+import { withinBodyLimit } from '../../lib/multipart';
 import { currentAuth, requireAuthHook } from '../auth/authenticate';
 import { bulkAction, bulkReleaseCount } from './bulk.service';
 import {
@@ -78,6 +79,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   // Per account, spent before anything is done: a refused call writes no history row and releases nothing.
   const budgets = createBudgets(ctx.db, ctx.config.budgets);
   const userOf = (request: FastifyRequest) => currentAuth(request).user.user_id;
+  const messageTooLarge = () => new HttpError(413, 'payload_too_large', 'The message is too large.');
 
   app.post(
     '/api/quarantine/ingest/',
@@ -88,9 +90,7 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         // Before the body is read: a wrong token or an announced oversize body costs nothing.
         checkIngestToken(ctx.config.ingestToken, request.headers.authorization);
         const length = Number(request.headers['content-length']);
-        if (Number.isFinite(length) && length > maxBytes) {
-          throw new HttpError(413, 'payload_too_large', 'The message is too large.');
-        }
+        if (Number.isFinite(length) && length > maxBytes) throw messageTooLarge();
       },
       schema: {
         tags: ['quarantine'],
@@ -119,7 +119,13 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       }
       const arrival = writer.arrive();
       try {
-        const { meta, raw } = await readIngestForm(request.parts());
+        // A chunked body is cut at the limit: the parser alone would read a 500 MB part to its end.
+        const { meta, raw } = await withinBodyLimit(
+          request.raw,
+          maxBytes,
+          () => readIngestForm(request.parts()),
+          messageTooLarge,
+        );
         // DESIGN §4: 201 `{id}` either way; a retry (same uuid) or a resend (same envelope and
         // bytes) gets the id already stored, so Haraka's retries are idempotent.
         const { id } = await ingestMessage({ db: ctx.db, write: arrival.write }, meta, raw, request.log);
