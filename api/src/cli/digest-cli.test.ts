@@ -32,7 +32,13 @@ async function cli(args: string[], env = t.env) {
 test('digest:run sends what is due once; --now sends the next period early, once; no relay is an error', async () => {
   // On the built-in defaults (daily at 08:00, Paris): the first digest covers the last period.
   await t.createUser({ email: 'ivy@a.example' });
-  await ingestOk(t, meta({ rcpt_to: ['ivy@a.example'] }), mime({ to: 'ivy@a.example', subject: 'Held now' }));
+  // Five minutes ago: a digest lists what arrived until two minutes before its run (DIGEST_GRACE_MS).
+  const fiveMinutesAgo = new Date(Date.now() - 5 * 60_000).toISOString();
+  await ingestOk(
+    t,
+    meta({ rcpt_to: ['ivy@a.example'], received_at: fiveMinutesAgo }),
+    mime({ to: 'ivy@a.example', subject: 'Held now' }),
+  );
 
   expect(await cli(['digest:run'])).toEqual({
     code: 0,

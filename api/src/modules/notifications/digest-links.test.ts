@@ -90,29 +90,41 @@ async function snapshot() {
 }
 
 describe('GET changes nothing', () => {
-  test('a release link: its info, a browser sent to the confirm page, the database as it was', async () => {
-    const id = await held(['ann@a.example'], 'Prefetched');
-    const token = link('ann@a.example', 'release', id);
-    const before = await snapshot();
+  // Mail scanners prefetch every link of a mail: no GET (nor HEAD) may act, whatever the action.
+  test.each<DigestAction>(['release', 'allow_sender', 'delete', 'unsubscribe'])(
+    '%s: its info, a browser sent to the confirm page, the database as it was',
+    async (action) => {
+      const id = await held(['ann@a.example'], `Prefetched ${action}`);
+      const token = link('ann@a.example', action, action === 'unsubscribe' ? null : id);
+      const message = {
+        sender: 'king@spam.example',
+        subject: `Prefetched ${action}`,
+        received_at: expect.any(String),
+        score: 15,
+      };
+      const before = await snapshot();
 
-    const info = await get(token);
-    expect(info.statusCode).toBe(200);
-    expect(DigestLinkInfo.strict().parse(info.json())).toEqual({
-      state: 'ready',
-      action: 'release',
-      recipient: 'ann@a.example',
-      message: { sender: 'king@spam.example', subject: 'Prefetched', received_at: expect.any(String), score: 15 },
-      expires_at: expect.any(String),
-      outcome: null,
-    });
-    const page = await get(token, 'text/html,application/xhtml+xml,*/*;q=0.8');
-    expect(page.statusCode).toBe(303);
-    expect(page.headers.location).toBe(`${PUBLIC_URL}/digest/${token}`);
-    expect((await t.app.inject({ method: 'HEAD', url: `/api/digest/${token}/` })).statusCode).toBe(200);
+      const info = await get(token);
+      expect(info.statusCode).toBe(200);
+      expect(DigestLinkInfo.strict().parse(info.json())).toEqual({
+        state: 'ready',
+        action,
+        recipient: 'ann@a.example',
+        message: action === 'unsubscribe' ? null : message,
+        expires_at: expect.any(String),
+        outcome: null,
+      });
+      const page = await get(token, 'text/html,application/xhtml+xml,*/*;q=0.8');
+      expect(page.statusCode).toBe(303);
+      expect(page.headers.location).toBe(`${PUBLIC_URL}/digest/${token}`);
+      expect((await t.app.inject({ method: 'HEAD', url: `/api/digest/${token}/` })).statusCode).toBe(200);
 
-    expect(await snapshot()).toEqual(before);
-    expect(await statuses(id)).toEqual({ 'ann@a.example': 'pending' });
-  });
+      expect(await snapshot()).toEqual(before);
+      expect(await statuses(id)).toEqual({ 'ann@a.example': 'pending' });
+      // Still unused: the confirm's POST is what acts.
+      expect((await get(token)).json()).toMatchObject({ state: 'ready', outcome: null });
+    },
+  );
 });
 
 describe('POST acts once', () => {
@@ -214,7 +226,8 @@ describe('POST acts once', () => {
 
   test("allow_sender: the header From into the user's whitelist (a domain digest: the domain's)", async () => {
     const id = await held(['ann@a.example'], 'Allow me');
-    const res = await post(link('ann@a.example', 'allow_sender', id));
+    const token = link('ann@a.example', 'allow_sender', id);
+    const res = await post(token);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ action: 'allow_sender', result: 'sender_allowed', sender: 'king@spam.example' });
     const entries = () =>
@@ -233,6 +246,12 @@ describe('POST acts once', () => {
       .where('action', '=', 'list_add')
       .execute();
     expect(listAdds).toEqual([{ actor_email: 'ann@a.example' }]);
+    // The same link again: 409 with the first outcome, nothing added (it acts once).
+    const reused = await post(token);
+    expect(reused.statusCode).toBe(409);
+    expect(reused.json()).toMatchObject({ code: 'digest_link_used', outcome: res.json() });
+    expect(await entries()).toHaveLength(1);
+    expect(await t.db.selectFrom('history').select('id').where('action', '=', 'list_add').execute()).toHaveLength(1);
     // Another link for the same sender: already there.
     const again = await post(link('ann@a.example', 'allow_sender', id));
     expect(again.json()).toMatchObject({ result: 'already_done', sender: 'king@spam.example' });

@@ -132,7 +132,7 @@ export interface DigestItem {
 export interface PendingDigest {
   /** Messages held for the scope that arrived after `since` (all of them, not only those listed). */
   count: number;
-  /** The newest arrival among them (the next digest's cutoff), null when none. */
+  /** The newest arrival among them, null when none. */
   newest: number | null;
   /** The newest `limit`, newest first. */
   items: DigestItem[];
@@ -148,15 +148,17 @@ function parseSymbols(text: string | null): RspamdSymbol[] {
 }
 
 /**
- * What is held for a scope and arrived after `since` (epoch ms): the recipient rows of the
- * address (a user's "mine", as the quarantine list) or of the domain, in DIGEST_STATUSES, of
- * messages whose original is still there (a purged one can no longer be released).
+ * What is held for a scope and arrived after `since` and not after `until` (epoch ms; no upper
+ * bound when undefined): the recipient rows of the address (a user's "mine", as the quarantine
+ * list) or of the domain, in DIGEST_STATUSES, of messages whose original is still there (a purged
+ * one can no longer be released).
  */
 export async function pendingForDigest(
   db: DbExecutor,
   scope: DigestScope,
   since: number,
   limit: number,
+  until?: number,
 ): Promise<PendingDigest> {
   const held = (alias: string) =>
     sql.join(
@@ -166,6 +168,7 @@ export async function pendingForDigest(
           : sql`${sql.ref(`${alias}.domain`)} = ${scope.domain}`,
         sql`${sql.ref(`${alias}.status`)} in (${sql.join(DIGEST_STATUSES)})`,
         sql`${sql.ref(`${alias}.received_at`)} > ${since}`,
+        ...(until === undefined ? [] : [sql`${sql.ref(`${alias}.received_at`)} <= ${until}`]),
       ],
       sql` and `,
     );
@@ -319,20 +322,39 @@ export async function finishDigest(
 }
 
 /**
- * The cutoff of the latest digest that went out (or was found empty) before `periodStart`:
- * the next one lists only later arrivals. Null: none yet.
+ * The cutoff of the latest digest that went out (or was found empty), whatever its period start:
+ * the next one lists only later arrivals. Not "of the period before this one": a new send time or
+ * time zone moves the period starts (an early `--now` digest under tomorrow 08:00's key, then 07:00
+ * chosen: tomorrow 07:00 comes before it), and a digest under a later key must still count, or the
+ * next one would list again what it listed. Null: none yet.
  */
-export async function previousCutoff(db: DbExecutor, key: DigestKey): Promise<number | null> {
+export async function previousCutoff(db: DbExecutor, key: Omit<DigestKey, 'periodStart'>): Promise<number | null> {
   const row = await db
     .selectFrom('digest_sends')
-    .select('cutoff')
+    .select((eb) => eb.fn.max('cutoff').as('cutoff'))
     .where('user_id', '=', key.userId)
     .where('kind', '=', key.kind)
-    .where('period_start', '<', key.periodStart)
     .where('status', 'in', ['sent', 'empty'])
-    .where('cutoff', 'is not', null)
-    .orderBy('period_start', 'desc')
-    .limit(1)
     .executeTakeFirst();
   return row?.cutoff == null ? null : Number(row.cutoff);
+}
+
+/**
+ * When each of these users last got a digest of each kind (sent_at of their latest `sent` row), by
+ * `${user_id} ${kind}`: a period whose start is not after it is done, whatever its key (the schedule
+ * changed since: no second mail that day).
+ */
+export async function lastSentAt(db: DbExecutor, userIds: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const ids of chunks(userIds)) {
+    const rows = await db
+      .selectFrom('digest_sends')
+      .select((eb) => ['user_id', 'kind', eb.fn.max('sent_at').as('sent_at')])
+      .where('user_id', 'in', ids)
+      .where('status', '=', 'sent')
+      .groupBy(['user_id', 'kind'])
+      .execute();
+    for (const r of rows) if (r.sent_at != null) out.set(`${r.user_id} ${r.kind}`, Number(r.sent_at));
+  }
+  return out;
 }

@@ -11,6 +11,7 @@ import {
   digestRowsForPeriod,
   findDigestUser,
   finishDigest,
+  lastSentAt,
   pendingForDigest,
   previousCutoff,
   type DigestKey,
@@ -55,6 +56,14 @@ export interface DigestRunSummary {
 
 /** A `sending` claim older than this is a runner that died mid-send: another may take it over. */
 export const DIGEST_CLAIM_STALE_MS = 15 * 60 * 1000;
+/**
+ * A digest lists only what arrived up to this long before its run, and that bound is the next
+ * one's cutoff. received_at is stamped by the Haraka plugin before its ingest POST, and the row
+ * commits later (a large message, a slow database: the plugin's hook is bounded at 30 s): listing
+ * up to "now", or up to the newest listed, would pass over a message stamped earlier but committed
+ * after the run, in this digest and in every later one.
+ */
+export const DIGEST_GRACE_MS = 2 * 60 * 1000;
 /** Digests composed and sent at once by one runner. */
 const CONCURRENCY = 4;
 
@@ -100,11 +109,18 @@ async function dueTasks(deps: DigestDeps, now: number, all: boolean): Promise<Ta
   for (const [start, ids] of starts) {
     for (const [k, row] of await digestRowsForPeriod(deps.db, start, ids)) rows.set(`${start} ${k}`, row);
   }
+  const sentAt = await lastSentAt(
+    deps.db,
+    planned.map((p) => p.user.id),
+  );
   const tasks: Task[] = [];
   for (const { user, kinds, periods } of planned) {
     for (const kind of kinds) {
       const row = (start: number) => rows.get(`${start} ${user.id} ${kind}`);
-      if (!isDone(row(periods.current))) {
+      // A digest sent since the period began (under another period's key: the send time or time
+      // zone changed since) covers it.
+      const sentSince = (sentAt.get(`${user.id} ${kind}`) ?? -Infinity) >= periods.current;
+      if (!sentSince && !isDone(row(periods.current))) {
         tasks.push({ user, kind, periodStart: periods.current, fallbackSince: periods.previous });
       } else if (all && !isDone(row(periods.next))) {
         tasks.push({ user, kind, periodStart: periods.next, fallbackSince: periods.current });
@@ -122,10 +138,11 @@ async function runTask(deps: DigestDeps, task: Task, owner: string, clock: () =>
   let itemCount = 0;
   try {
     const since = (await previousCutoff(deps.db, key)) ?? task.fallbackSince;
-    const pending = await pendingForDigest(deps.db, scopeOf(task.user, task.kind), since, DIGEST_LIMITS.items);
+    const until = Math.max(since, clock() - DIGEST_GRACE_MS);
+    const pending = await pendingForDigest(deps.db, scopeOf(task.user, task.kind), since, DIGEST_LIMITS.items, until);
     itemCount = pending.count;
     if (pending.count === 0) {
-      await finishDigest(deps.db, key, owner, { status: 'empty', cutoff: since });
+      await finishDigest(deps.db, key, owner, { status: 'empty', cutoff: until });
       return 'empty';
     }
     const mail = composeDigest(deps.config, {
@@ -147,7 +164,7 @@ async function runTask(deps: DigestDeps, task: Task, owner: string, clock: () =>
     }
     await finishDigest(deps.db, key, owner, {
       status: 'sent',
-      cutoff: pending.newest!,
+      cutoff: until,
       itemCount,
       sentAt: clock(),
     });
@@ -166,9 +183,9 @@ async function runTask(deps: DigestDeps, task: Task, owner: string, clock: () =>
  * One digest run (the jobs runner's tick, or `digest:run`): for every enabled user and kind whose
  * current period (their wall clock) is not done, claims (user, kind, period start) — the claim,
  * not the job lock, is what makes one send per period across runners and replicas — then lists
- * what is held for them since the previous digest's cutoff (first digest: the previous period),
- * records `empty` without sending when nothing is, else sends and records `sent` (or `failed`
- * with the relay's refusal: retried at the next run). After downtime there is one digest, for the
+ * what is held for them since the previous digest's cutoff (first digest: the previous period) up
+ * to DIGEST_GRACE_MS ago (the new cutoff), records `empty` without sending when nothing is, else
+ * sends and records `sent` (or `failed` with the relay's refusal: retried at the next run). After downtime there is one digest, for the
  * current period: missed periods are not sent one by one.
  */
 export async function runDigests(deps: DigestDeps, options: DigestRunOptions = {}): Promise<DigestRunSummary> {

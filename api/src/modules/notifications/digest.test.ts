@@ -1,11 +1,11 @@
 import { DIGEST_LIMITS, type NotificationPrefs } from '@qc/contracts';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { createMailer } from '../../lib/mailer';
-import { createTestApp, type TestApp } from '../../test/helpers';
+import { bearer, createTestApp, type TestApp } from '../../test/helpers';
 import { INGEST_TOKEN, ingestOk, meta, mime, startSink, type Sink } from '../../test/quarantine';
 import { verifyDigestLink, type DigestLinkClaims } from './digest-link';
 import { claimDigest, digestCandidates } from './digest.repository';
-import { runDigests, sendTestDigest, type DigestDeps } from './digest.service';
+import { DIGEST_GRACE_MS, runDigests, sendTestDigest, type DigestDeps } from './digest.service';
 
 // The digest job on a real database (SQLite, or PostgreSQL with QC_TEST_DATABASE_URL), sending
 // through the console's own mailer to a real SMTP server, on fake clocks (`now`). Held mail is
@@ -188,7 +188,7 @@ test('the French digest: newest first, why held, three signed links per item, co
   expect(html).toContain('>Autoriser l’expéditeur</a>');
   expect(html).toContain(`href="${PUBLIC}/digest/${unsubscribeToken}"`);
 
-  // The period is recorded: the newest arrival covered is the next digest's cutoff.
+  // The period is recorded: the run's time less the grace is the next digest's cutoff.
   expect(await rowsOf(ann.id)).toEqual([
     expect.objectContaining({
       kind: 'user',
@@ -201,7 +201,7 @@ test('the French digest: newest first, why held, three signed links per item, co
   const [row] = await rowsOf(ann.id);
   expect([Number(row!.period_start), Number(row!.cutoff), Number(row!.sent_at)]).toEqual([
     at('2026-03-30T06:00:00Z'),
-    at('2026-03-29T20:00:00Z'),
+    NOW - DIGEST_GRACE_MS,
     NOW,
   ]);
   expect(older).toBeTruthy();
@@ -236,6 +236,34 @@ test('the test digest: in the language of the settings (English), all that is he
     count: 0,
     relay_response: expect.stringMatching(/^550 5\.7\.1/),
   });
+});
+
+test('the periodic digest in English: subject, intro since the last digest, dates, reasons, links, footer', async () => {
+  const lea = await user('lea@a.example', { language: 'en' });
+  const id = await held(['lea@a.example'], '2026-03-29T10:00:00Z', 'Cheap pills');
+  expect(await runDigests(deps, { now: NOW })).toEqual(summary(1));
+  const [mail, ...more] = await mailsTo('lea@a.example');
+  expect(more).toHaveLength(0);
+  expect(mail!.subject).toBe('Quarantine: 1 message held');
+  const text = mail!.text!;
+  expect(text).toContain('1 message to lea@a.example is held in quarantine since the last digest.');
+  expect(text).not.toContain('test digest');
+  expect(text).toContain('  29 Mar 2026, 12:00 · Score 15\n  From: king@spam.example\n'); // 10:00 UTC, Paris's clock
+  expect(text).toContain('A link works once and expires on 6 April 2026 at 08:02 at the latest.');
+  expect(text).toContain('Reasons: R_SPF_SOFTFAIL – SPF softfail (0.5); GTUBE – Test pattern (0); R_DKIM_ALLOW (-0.2)');
+  expect(text).toMatch(/Release: https:.*\n {2}Allow sender: https:.*\n {2}Delete: https:/);
+  expect(text).toContain(`Open the quarantine in the console: ${PUBLIC}/quarantine`);
+  expect(text).toContain('You receive this digest because quarantine notifications are on for your account.');
+  expect(text).toContain('Times in Europe/Paris.');
+  expect(mail!.html).toContain('<html lang="en">');
+  expect(mail!.html).toContain('>Stop these digests</a>');
+  const claims = links(text).map((l) => l.claims!);
+  expect(claims.map((c) => [c.action, c.messageId, c.userId])).toEqual([
+    ['release', id, lea.id],
+    ['allow_sender', id, lea.id],
+    ['delete', id, lea.id],
+    ['unsubscribe', null, lea.id],
+  ]);
 });
 
 test('two runners at once: exactly one digest per user and period; a fresh claim is left alone, a stale one taken over', async () => {
@@ -294,7 +322,7 @@ test('nothing held: recorded empty, nothing sent; the next period lists what cam
   expect(await runDigests(deps, { now: NOW })).toEqual(summary(0, 1));
   expect(await mailsTo('eve@a.example')).toHaveLength(0);
   const [row] = await rowsOf(eve.id);
-  expect([row!.status, Number(row!.cutoff), row!.item_count]).toEqual(['empty', at('2026-03-29T06:00:00Z'), 0]);
+  expect([row!.status, Number(row!.cutoff), row!.item_count]).toEqual(['empty', NOW - DIGEST_GRACE_MS, 0]);
 
   await held(['eve@a.example'], '2026-03-30T09:00:00Z', 'After the empty one');
   expect(await runDigests(deps, { now: NOW + DAY })).toEqual(summary(1));
@@ -337,12 +365,26 @@ test('a relay refusal: recorded failed with its answer, retried at the next run,
   expect([row!.status, row!.attempts, row!.cutoff, row!.sent_at]).toEqual(['failed', 1, null, null]);
   expect(row!.error).toMatch(/^550 5\.7\.1 Message content rejected/);
   expect(sink.refused.some((m) => m.to.includes('gus@a.example'))).toBe(true);
+  // The settings say so, with the relay's answer.
+  const { access } = await t.login('gus@a.example');
+  const settings = () =>
+    t.app.inject({ method: 'GET', url: '/api/users/me/notifications/', headers: bearer(access) }).then((r) => r.json());
+  expect(await settings()).toMatchObject({
+    last_sent: null,
+    last_attempt_failed: true,
+    last_error: expect.stringMatching(/^550 5\.7\.1 Message content rejected/),
+  });
 
   sink.mode = 'accept';
   expect(await runDigests(deps, { now: NOW + 5 * 60_000 })).toEqual(summary(1));
   [row] = await rowsOf(gus.id);
   expect([row!.status, row!.attempts, row!.error, Number(row!.sent_at)]).toEqual(['sent', 2, null, NOW + 5 * 60_000]);
   expect(await mailsTo('gus@a.example')).toHaveLength(1);
+  expect(await settings()).toMatchObject({
+    last_sent: new Date(NOW + 5 * 60_000).toISOString(),
+    last_attempt_failed: false,
+    last_error: null,
+  });
 });
 
 test('a domain_admin with the domain digest gets their own and their domain’s, with domain links', async () => {
@@ -374,7 +416,7 @@ test('--now (all): sends now whatever the send time, once; the scheduled one the
   const hal = await user('hal@a.example', { frequency: 'weekly', send_time: '18:00' });
   await held(['hal@a.example'], '2026-03-29T12:00:00Z', 'First');
   expect(await runDigests(deps, { now: NOW })).toEqual(summary(1)); // last Monday's period, first digest
-  await held(['hal@a.example'], '2026-03-30T07:00:00Z', 'Second');
+  await held(['hal@a.example'], '2026-03-30T06:00:30Z', 'Second');
   expect(await runDigests(deps, { now: NOW + 60_000, all: true })).toEqual(summary(1)); // today 18:00's, early
   expect(await runDigests(deps, { now: NOW + 120_000, all: true })).toEqual(summary(0));
   expect(await runDigests(deps, { now: at('2026-03-30T16:05:00Z') })).toEqual(summary(0)); // 18:05 CEST
@@ -386,6 +428,66 @@ test('--now (all): sends now whatever the send time, once; the scheduled one the
     '2026-03-23T17:00:00.000Z',
     '2026-03-30T16:00:00.000Z',
   ]);
+});
+
+test('a new send time or time zone: no second digest that day, and what was listed is not listed again', async () => {
+  const ida = await user('ida@a.example');
+  const tom = await user('tom@a.example');
+  for (const u of [ida, tom]) await held([u.email], '2026-03-29T12:00:00Z', 'Listed on Monday');
+  expect(await runDigests(deps, { now: NOW })).toEqual(summary(2));
+  // Monday 09:00 CEST, after the 08:00 digests: Ida moves hers to 07:00, Tom to Tokyo (08:00 there
+  // is 23:00 UTC the day before): the periods now begin before the digest that went out.
+  for (const u of [ida, tom]) await held([u.email], '2026-03-30T07:00:00Z', 'After Monday’s');
+  await t.db.updateTable('notification_settings').set({ send_time: '07:00' }).where('user_id', '=', ida.id).execute();
+  await t.db
+    .updateTable('notification_settings')
+    .set({ time_zone: 'Asia/Tokyo' })
+    .where('user_id', '=', tom.id)
+    .execute();
+  expect(await runDigests(deps, { now: at('2026-03-30T08:00:00Z') })).toEqual(summary(0));
+  expect(await mailsTo('ida@a.example')).toHaveLength(1);
+  expect(await mailsTo('tom@a.example')).toHaveLength(1);
+  // The next periods: what came after Monday's digest, not what it listed.
+  expect(await runDigests(deps, { now: at('2026-03-30T23:02:00Z') })).toEqual(summary(1)); // Tom, 08:02 JST
+  expect(await runDigests(deps, { now: at('2026-03-31T05:02:00Z') })).toEqual(summary(1)); // Ida, 07:02 CEST
+  for (const address of ['ida@a.example', 'tom@a.example']) {
+    const second = (await mailsTo(address))[1]!;
+    expect(second.subject).toBe('Quarantaine\u00a0: 1 message en attente');
+    expect(second.text).toContain('After Monday’s');
+    expect(second.text).not.toContain('Listed on Monday');
+  }
+
+  // An early digest (--now, under the next period's key), then an earlier send time: the next
+  // digest starts after the early one, not after the last one of an earlier period.
+  const joe = await user('joe@a.example');
+  await held([joe.email], '2026-03-29T12:00:00Z', 'Listed on Monday');
+  expect(await runDigests(deps, { now: NOW })).toEqual(summary(1));
+  await held([joe.email], '2026-03-30T07:00:00Z', 'Listed early');
+  expect(await runDigests(deps, { now: at('2026-03-30T08:00:00Z'), all: true })).toEqual(summary(1));
+  await t.db.updateTable('notification_settings').set({ send_time: '07:00' }).where('user_id', '=', joe.id).execute();
+  await held([joe.email], '2026-03-30T12:00:00Z', 'Listed on Tuesday');
+  expect(await runDigests(deps, { now: at('2026-03-31T05:02:00Z') })).toEqual(summary(1));
+  const mails = await mailsTo('joe@a.example');
+  expect(mails).toHaveLength(3);
+  expect(mails[2]!.text).toContain('Listed on Tuesday');
+  expect(mails[2]!.text).not.toContain('Listed early');
+});
+
+test('a message stamped before a run but stored after it is in the next digest (the run lists up to 2 minutes ago)', async () => {
+  const kim = await user('kim@a.example');
+  await held([kim.email], '2026-03-29T12:00:00Z', 'Yesterday');
+  await held([kim.email], new Date(NOW - 10_000).toISOString(), 'Ten seconds before');
+  expect(await runDigests(deps, { now: NOW })).toEqual(summary(1));
+  // Stamped by the plugin 30 s before the run, committed after it (a slow ingest).
+  await held([kim.email], new Date(NOW - 30_000).toISOString(), 'Stored after the run');
+  expect(await runDigests(deps, { now: NOW + DAY })).toEqual(summary(1));
+  const [first, second] = await mailsTo('kim@a.example');
+  expect(first!.text).toContain('Yesterday');
+  expect(first!.text).not.toContain('Ten seconds before');
+  expect(second!.subject).toBe('Quarantaine\u00a0: 2 messages en attente');
+  expect(second!.text).toContain('Ten seconds before');
+  expect(second!.text).toContain('Stored after the run');
+  expect(second!.text).not.toContain('Yesterday');
 });
 
 test('candidates: own settings first, else the admin defaults, else the built-in ones; never and off are left out', async () => {
