@@ -20,6 +20,7 @@ beforeAll(async () => {
     QC_SMTP_URL: sink.url,
     QC_RETENTION_DAYS: '30',
     QC_RETENTION_BATCH: '2',
+    QC_LOG_RETENTION_DAYS: '30',
   });
   for (const [email, role, domain] of [
     ['root@admin.example', 'admin', undefined],
@@ -207,20 +208,44 @@ describe('job claim (several replicas)', () => {
     }
   });
 
-  test('the schedule runs the job (croner), and stops with the app', async () => {
+  test('the schedule runs the jobs (croner): mail and Haraka log lines; and stops with the app', async () => {
     await purgeAll();
     const id = await ingestAt(50, 'Scheduled');
+    // Haraka log lines: one older than QC_LOG_RETENTION_DAYS (30), one recent.
+    await t.db.deleteFrom('haraka_logs').execute();
+    const logLine = (id: string, ago: number) => ({
+      id,
+      ts: daysAgo(ago),
+      level: 'INFO',
+      hostname: 'mx1.example',
+      uuid: null,
+      origin: 'core',
+      message: `log ${id}`,
+    });
+    const shipped = await t.app.inject({
+      method: 'POST',
+      url: '/api/haraka/logs/ingest/',
+      headers: bearer(INGEST_TOKEN),
+      payload: { lines: [logLine('boot1:old', 31), logLine('boot1:recent', 29)] },
+    });
+    expect(shipped.statusCode).toBe(202);
+    const logMessages = async () =>
+      (await t.db.selectFrom('haraka_logs').select('message').orderBy('message').execute()).map((r) => r.message);
+    expect(await logMessages()).toEqual(['log boot1:old', 'log boot1:recent']);
     const jobs = scheduleJobs(
       { db: t.db, config: { ...t.config, retentionSchedule: '* * * * * *' } },
       { info: () => undefined, error: () => undefined },
     );
     try {
-      for (let i = 0; i < 60 && (await rawIds()).includes(id); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 60 && ((await rawIds()).includes(id) || (await logMessages()).length > 1); i++)
+        await new Promise((r) => setTimeout(r, 100));
       expect(await rawIds()).not.toContain(id);
+      expect(await logMessages()).toEqual(['log boot1:recent']);
     } finally {
       await jobs.stop();
     }
     expect(await findJobLock(t.db, 'retention')).toMatchObject({ locked_until: 0 });
+    expect(await findJobLock(t.db, 'haraka-log-retention')).toMatchObject({ locked_until: 0 });
   });
 });
 

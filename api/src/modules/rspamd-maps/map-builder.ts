@@ -3,7 +3,7 @@ import { FILTER_ACTIONS, FILTER_TYPES, type FilterAction, type FilterType, type 
 
 /**
  * The maps Rspamd fetches from the console (mailstack/rspamd/local.d/multimap.conf and rspamd.lua
- * name the same URLs: map-config.test.ts keeps them equal). Pure: rows in, map bodies out.
+ * name the same URLs: map-builder.test.ts keeps them equal). Pure: rows in, map bodies out.
  *
  * Filters: one plain-text multimap map per family × kind × action, each line `<key> filter:<id>`
  * (the rule's token: with `disable_multisymbol` it lands in the symbol's options):

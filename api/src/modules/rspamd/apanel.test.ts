@@ -145,6 +145,24 @@ describe('control-panel filters', () => {
     expect([dry.statusCode, dry.json().code]).toEqual([409, 'filter_conflict']);
   });
 
+  test('a pattern over 512 characters: a clear 400 under its field on create and update, nothing stored', async () => {
+    const long = `${'a'.repeat(513 - '@x.example'.length)}@x.example`;
+    expect(long).toHaveLength(513);
+    const count = await rowCount(t, 'apanel_filters');
+    for (const [field, body] of [
+      ['from', { from: long, to: '*@corp.example' }],
+      ['to', { from: '*@long.example', to: long }],
+    ] as const) {
+      const res = await call('POST', BASE, ADMIN, { ...body, action: 'reject', description: 'Too long' });
+      expect([field, res.statusCode, res.json().errors]).toEqual([field, 400, { [field]: 'At most 512 characters' }]);
+    }
+    expect(await rowCount(t, 'apanel_filters')).toBe(count);
+    const kept = await create({ from: '*@kept.example', to: '*@corp.example', description: 'Kept as it was' });
+    const patch = await call('PATCH', `${BASE}${kept.id}/`, ADMIN, { from: long });
+    expect([patch.statusCode, patch.json().errors]).toEqual([400, { from: 'At most 512 characters' }]);
+    expect((await call('GET', `${BASE}${kept.id}/`, ADMIN)).json()).toEqual(kept);
+  });
+
   test('list: owner, action, enabled and q filter; pages newest first; bulk and delete bump and record', async () => {
     const mine = await create({ owner_id: ids[BOB], from: '*@list-one.example', to: '*', action: 'accept' });
     const sys = await create({ from: '*@list-two.example', to: '*@a.example', action: 'accept', enabled: false });

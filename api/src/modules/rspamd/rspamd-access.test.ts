@@ -249,3 +249,14 @@ describe('"held by filter X" in the e-mail detail', () => {
     ]);
   });
 });
+
+describe('OpenAPI', () => {
+  test('the filter list and create routes say what each family matches (special: the Subject header)', async () => {
+    const spec = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const path = spec.paths['/api/rspamd/filters/{type}/'];
+    for (const op of [path.get, path.post]) {
+      expect(op.description).toContain('`special` = the Subject header');
+      expect(op.description).toContain("`domains` = the envelope sender's domain");
+    }
+  });
+});

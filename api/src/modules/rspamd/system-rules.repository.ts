@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DbExecutor } from '../../db/database';
 import type { SystemRulesTable } from '../../db/schema';
 import { afterKey, containsAny, type ListKey } from './rules-common';
@@ -18,7 +19,10 @@ export async function findSystemRule(db: DbExecutor, id: string): Promise<System
   return row && fromDb(row);
 }
 
-/** A rule with exactly these patterns (null: that pattern is not used), other than `exceptId`. */
+/**
+ * A rule with exactly these patterns (null: that pattern is not used), other than `exceptId`:
+ * compared as the unique index system_rules_patterns (0022) compares them, coalesce(pattern, '').
+ */
 export async function findSystemRuleByPatterns(
   db: DbExecutor,
   patterns: PatternColumns,
@@ -26,8 +30,7 @@ export async function findSystemRuleByPatterns(
 ): Promise<SystemRuleRow | undefined> {
   let query = db.selectFrom('system_rules').selectAll();
   for (const column of PATTERN_COLUMNS) {
-    const value = patterns[column];
-    query = value === null ? query.where(column, 'is', null) : query.where(column, '=', value);
+    query = query.where(sql`coalesce(${sql.ref(column)}, '')`, '=', patterns[column] ?? '');
   }
   if (exceptId) query = query.where('id', '!=', exceptId);
   const row = await query.executeTakeFirst();

@@ -23,6 +23,7 @@ import {
   ruleActor,
   ruleConflict,
   runBulk,
+  withConflictCheck,
 } from './rules-common';
 import {
   deleteSystemRules,
@@ -137,18 +138,24 @@ export async function createSystemRule(
     created_by_id: actor.id,
     created_by_email: actor.email,
   };
+  const taken = () => patternsTaken(db, patterns, row.action);
   if (dryRun) {
-    const conflict = await patternsTaken(db, patterns, row.action);
+    const conflict = await taken();
     if (conflict) throw conflict;
     return toSystemRule(row);
   }
-  await db.transaction().execute(async (trx) => {
-    // No unique key spans four nullable columns: two concurrent saves of the same patterns may both pass.
-    const conflict = await patternsTaken(trx, patterns, row.action);
-    if (conflict) throw conflict;
-    await insertSystemRule(trx, row);
-    await recordRuleChanges(trx, actor, LIST, [{ action: 'filter_create', target: target(row) }], now);
-  });
+  // The check below answers most duplicates; a concurrent save of the same patterns passes it and
+  // is stopped by the unique index system_rules_patterns (0022), then answered by the same 409.
+  await withConflictCheck(
+    () =>
+      db.transaction().execute(async (trx) => {
+        const conflict = await patternsTaken(trx, patterns, row.action);
+        if (conflict) throw conflict;
+        await insertSystemRule(trx, row);
+        await recordRuleChanges(trx, actor, LIST, [{ action: 'filter_create', target: target(row) }], now);
+      }),
+    taken,
+  );
   return toSystemRule(row);
 }
 
@@ -166,6 +173,8 @@ export async function changeSystemRule(
   body: SystemRuleUpdate,
   dryRun: boolean,
 ): Promise<SystemRule> {
+  let planned: { patterns: PatternColumns; action: string } | undefined;
+  const taken = async () => (planned ? patternsTaken(db, planned.patterns, planned.action, id) : null);
   const plan = async (ex: DbExecutor) => {
     const row = await findSystemRule(ex, id);
     if (!row) throw ruleNotFound();
@@ -194,6 +203,7 @@ export async function changeSystemRule(
       changes.push('enabled');
     }
     const next: SystemRuleRow = { ...row, ...fields, updated_at: nextUpdate(row.updated_at) };
+    planned = { patterns, action: next.action };
     if (changes.some((c) => c === 'action' || c in FIELDS)) {
       const conflict = await patternsTaken(ex, patterns, next.action, id);
       if (conflict) throw conflict;
@@ -204,19 +214,23 @@ export async function changeSystemRule(
     const { row, next, changes } = await plan(db);
     return toSystemRule(changes.length ? next : row);
   }
-  return db.transaction().execute(async (trx) => {
-    const { row, fields, next, changes } = await plan(trx);
-    if (!changes.length) return toSystemRule(row);
-    await updateSystemRule(trx, id, { ...fields, updated_at: next.updated_at });
-    await recordRuleChanges(
-      trx,
-      actor,
-      LIST,
-      [{ action: 'filter_update', target: target(next), changes }],
-      next.updated_at,
-    );
-    return toSystemRule(next);
-  });
+  return withConflictCheck(
+    () =>
+      db.transaction().execute(async (trx) => {
+        const { row, fields, next, changes } = await plan(trx);
+        if (!changes.length) return toSystemRule(row);
+        await updateSystemRule(trx, id, { ...fields, updated_at: next.updated_at });
+        await recordRuleChanges(
+          trx,
+          actor,
+          LIST,
+          [{ action: 'filter_update', target: target(next), changes }],
+          next.updated_at,
+        );
+        return toSystemRule(next);
+      }),
+    taken,
+  );
 }
 
 export async function removeSystemRule(db: Db, actor: AuditActor, id: string): Promise<void> {

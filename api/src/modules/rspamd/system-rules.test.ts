@@ -129,4 +129,65 @@ describe('system rules', () => {
     expect(await listVersion(t, 'system-rules')).toBe(v + 2);
     expect(await names('q=needle')).toEqual([]);
   });
+
+  test('concurrent creations of the same patterns: one stored, the others 409 naming it', async () => {
+    const count = await rowCount(t, 'system_rules');
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        call('POST', BASE, ADMIN, { name: `Race ${i}`, from: '*@race.example', subject: 'race', action: 'reject' }),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
+    const winner = answers.find((r) => r.statusCode === 201)!.json() as SystemRule;
+    for (const r of answers.filter((a) => a.statusCode === 409)) {
+      expect(r.json()).toMatchObject({
+        code: 'filter_exists',
+        errors: { patterns: expect.stringContaining(`#${winner.id} ${winner.name} (reject)`) },
+      });
+    }
+    expect(await rowCount(t, 'system_rules')).toBe(count + 1);
+  });
+
+  test('concurrent updates onto the same patterns: one saved, the other 409 naming it', async () => {
+    const a = await create({ name: 'Move A', from: '*@move-a.example' });
+    const b = await create({ name: 'Move B', from: '*@move-b.example' });
+    const answers = await Promise.all(
+      [a, b].map((r) => call('PATCH', `${BASE}${r.id}/`, ADMIN, { from: '*@moved.example' })),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const winner = answers.find((r) => r.statusCode === 200)!.json() as SystemRule;
+    expect(answers.find((r) => r.statusCode === 409)!.json().detail).toContain(`#${winner.id} ${winner.name}`);
+  });
+
+  test('a pattern over 512 characters: a clear 400 under its field, nothing stored', async () => {
+    const count = await rowCount(t, 'system_rules');
+    const long = `${'a'.repeat(513 - '@x.example'.length)}@x.example`;
+    expect(long).toHaveLength(513);
+    for (const field of ['from', 'subject', 'to', 'ip'] as const) {
+      const res = await call('POST', BASE, ADMIN, { name: 'Too long', [field]: long, action: 'reject' });
+      expect([field, res.statusCode, res.json().errors]).toEqual([field, 400, { [field]: 'At most 512 characters' }]);
+    }
+    expect(await rowCount(t, 'system_rules')).toBe(count);
+  });
+
+  test('keyset pages of one: every rule exactly once, newest first', async () => {
+    for (let i = 0; i < 4; i++) await create({ name: `Paging ${i}`, subject: `paging ${i}` });
+    const all = (await call('GET', `${BASE}?page_size=100`, ADMIN)).json().results as SystemRule[];
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await call(
+        'GET',
+        `${BASE}?page_size=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        ADMIN,
+      );
+      expect(res.statusCode).toBe(200);
+      const body = res.json() as { results: SystemRule[]; next_cursor: string | null };
+      expect(body.results.length).toBeLessThanOrEqual(1);
+      seen.push(...body.results.map((r) => r.id));
+      cursor = body.next_cursor;
+    } while (cursor && seen.length <= all.length);
+    expect(seen).toEqual(all.map((r) => r.id));
+    expect(new Set(seen).size).toBe(await rowCount(t, 'system_rules'));
+  });
 });
