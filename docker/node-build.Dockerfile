@@ -19,8 +19,11 @@ RUN pnpm install --frozen-lockfile --prefer-offline
 
 FROM workspace AS build-web
 ARG APP=host
+# The version a remote shows in its pages (remote-haraka reads it at build time, issue 19); empty:
+# its package.json version.
+ARG QC_REMOTE_VERSION=
 RUN test -d "$APP" || { echo "no such app folder: $APP" >&2; exit 1; } \
- && pnpm --filter "./$APP" run build \
+ && QC_REMOTE_VERSION="$QC_REMOTE_VERSION" pnpm --filter "./$APP" run build \
  && test -f "$APP/dist/index.html" -o -f "$APP/dist/mf-manifest.json"
 
 # ---- api: Fastify, SQLite or PostgreSQL (QC_DATABASE_URL) --------------------------------------

@@ -24,7 +24,7 @@ const { startSink } = require('./lib/sink');
 const HARAKA_CONFIG = path.join(__dirname, 'haraka', 'config');
 const RSPAMD_LOCAL = path.join(__dirname, 'rspamd', 'local.d');
 const RSPAMD_LOOPBACK = path.join(__dirname, 'rspamd', 'loopback');
-const DEBIAN_RSPAMD = '/etc/rspamd';
+const RSPAMD_HERMETIC = path.join(__dirname, 'rspamd', 'hermetic');
 const APT_PACKAGES = ['rspamd', 'redis-server'];
 const RSPAMD_USER = '_rspamd';
 const GTUBE = 'XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X';
@@ -150,31 +150,21 @@ const RSPAMD_LOGGING = 'type = "console";\nlevel = "info";\nsystemd = false;\nco
 const RSPAMD_CACHE_DIRS = 'maps_cache_dir = "${DBDIR}";\nhs_cache_dir = "${DBDIR}";\ncache_file = null;\n';
 
 /**
- * Rspamd fetches some maps from https://maps.rspamd.com at every start (Debian's modules.d:
- * multimap's freemail/disposable rules, mime_types, mid). The loopback stack loads nothing from
- * outside the machine: override.d points each at a local file instead (Debian's own copy where it
- * ships one, else an empty map). The multimap rules are read from Debian's file and written back
- * with only their map changed.
+ * Rspamd fetches some maps from maps.rspamd.com at every start (Debian's modules.d: multimap's
+ * freemail/disposable rules, mime_types, mid, rbl, whitelist, phishing). Nothing it loads may come from
+ * outside the machine: mailstack/rspamd/hermetic holds the override.d files that point each at a local
+ * file (Debian's own copy where it ships one, else an empty map). docker-compose uses the same files
+ * (docker/rspamd/entrypoint.sh); mailstack/test/hermetic.test.js checks Rspamd's whole configuration.
  */
 // Test-only scores (loopback stack): a message with `X-Loopback-Score: add-header` scores about 7
 // (Rspamd's "add header", between the add_header and quarantine thresholds), `quarantine` about 11.
 const LOOPBACK_SCORES = { 'add-header': 7, quarantine: 11 };
 
 function writeHermeticOverrides(confDir) {
-  const empty = path.join(confDir, 'empty.map');
-  fs.writeFileSync(empty, '# loopback stack: no map from the network\n');
-  const override = (name, text) => fs.writeFileSync(path.join(confDir, 'override.d', name), text);
-  let debianMultimap = '';
-  try {
-    debianMultimap = fs.readFileSync(path.join(DEBIAN_RSPAMD, 'modules.d', 'multimap.conf'), 'utf8');
-  } catch {
-    /* no Debian multimap file: nothing to override */
-  }
+  copyDir(RSPAMD_HERMETIC, path.join(confDir, 'hermetic'));
+  for (const name of fs.readdirSync(RSPAMD_HERMETIC).filter((f) => f.endsWith('.conf')))
+    fs.copyFileSync(path.join(RSPAMD_HERMETIC, name), path.join(confDir, 'override.d', name));
   const rules = [];
-  for (const m of debianMultimap.matchAll(/^\s*([A-Za-z0-9_]+)\s*\{([^{}]*)\}/gm)) {
-    if (!/map\s*=\s*"https?:\/\//.test(m[2])) continue;
-    rules.push(`${m[1]} {${m[2].replace(/map\s*=\s*"https?:\/\/[^"]*"/, `map = "${empty}"`)}}\n`);
-  }
   for (const [value, score] of Object.entries(LOOPBACK_SCORES)) {
     const symbol = `LOOPBACK_SCORE_${value.replace('-', '_').toUpperCase()}`;
     const map = path.join(confDir, `loopback-score-${value}.map`);
@@ -183,9 +173,10 @@ function writeHermeticOverrides(confDir) {
       `${symbol} {\n  type = "header";\n  header = "X-Loopback-Score";\n  map = "${map}";\n  score = ${score};\n}\n`,
     );
   }
-  override('multimap.conf', `# loopback stack: Debian's network maps, made local; test scores\n${rules.join('')}`);
-  override('mime_types.conf', `file = ["${path.join(DEBIAN_RSPAMD, 'maps.d', 'mime_types.inc')}"];\n`);
-  override('mid.conf', `source {\n  url = ["${path.join(DEBIAN_RSPAMD, 'maps.d', 'mid.inc')}"];\n}\n`);
+  fs.appendFileSync(
+    path.join(confDir, 'override.d', 'multimap.conf'),
+    `# loopback stack: test scores\n${rules.join('')}`,
+  );
 }
 
 /** The map names local.d asks ${QC_MAPS_URL} for (multimap.conf and rspamd.lua). */

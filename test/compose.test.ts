@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createAllowList } from '../api/src/modules/rspamd-maps/maps.service';
@@ -342,6 +342,53 @@ describe('docker-compose.yml', () => {
     expect(conf).toMatch(/location \^~ \/api\/rspamd\/maps\/ \{\s*return 404;\s*\}/);
   });
 
+  test("Rspamd loads nothing from outside the machine: Debian's network maps are local files here", () => {
+    const rspamd = obj(services.rspamd);
+    // The loopback stack's override files (mailstack/rspamd/hermetic), mounted and copied into override.d.
+    expect(rspamd.volumes).toContain('./mailstack/rspamd/hermetic:/etc/rspamd/hermetic:ro');
+    const entrypoint = readFileSync(path.join(root, 'docker/rspamd/entrypoint.sh'), 'utf8');
+    expect(entrypoint).toMatch(/^HERMETIC=\/etc\/rspamd\/hermetic$/m);
+    expect(entrypoint).toMatch(/^cp "\$HERMETIC"\/\*\.conf "\$OVR\/"$/m);
+    const hermetic = path.join(root, 'mailstack/rspamd/hermetic');
+    // One override per Debian module that fetches from maps.rspamd.com (mailstack/test/hermetic.test.js
+    // checks with the real rspamadm that none is left).
+    expect(readdirSync(hermetic).filter((f) => f.endsWith('.conf'))).toEqual(
+      expect.arrayContaining([
+        'mid.conf',
+        'mime_types.conf',
+        'multimap.conf',
+        'phishing.conf',
+        'rbl.conf',
+        'whitelist.conf',
+      ]),
+    );
+    const multimap = readFileSync(path.join(hermetic, 'multimap.conf'), 'utf8');
+    for (const list of ['freemail', 'disposable'])
+      for (const where of ['envfrom', 'envrcpt', 'from', 'to', 'cc', 'replyto'])
+        expect(multimap).toMatch(
+          new RegExp(`^${list}_${where} \\{[^}]*map = "\\$LOCAL_CONFDIR/hermetic/empty\\.map";`, 'm'),
+        );
+    expect(existsSync(path.join(hermetic, 'empty.map'))).toBe(true);
+    // Every URL written in the mounted config (comments aside) is a local file; the console's maps are
+    // ${QC_MAPS_URL}/<name>, the api's address given on the command line.
+    const code = (file: string) => {
+      const text = readFileSync(file, 'utf8');
+      return file.endsWith('.lua')
+        ? text.replace(/--\[(=*)\[[\s\S]*?\]\1\]/g, '').replace(/--.*$/gm, '')
+        : text.replace(/^\s*#.*$/gm, '');
+    };
+    const files = ['local.d', 'hermetic'].flatMap((dir) =>
+      readdirSync(path.join(root, 'mailstack/rspamd', dir))
+        .filter((f) => /\.(conf|inc|lua|map)$/.test(f))
+        .map((f) => path.join(root, 'mailstack/rspamd', dir, f)),
+    );
+    const urls = files.flatMap((file) =>
+      [...code(file).matchAll(/[\w+;]*[a-z]+:\/\/[^"'\s]*/gi)].map((m) => ({ file: path.basename(file), url: m[0] })),
+    );
+    expect(urls.filter(({ url }) => !/^fallback\+file:\/\/\$\{CONFDIR\}\//.test(url))).toEqual([]);
+    expect(code(path.join(root, 'mailstack/rspamd/local.d/multimap.conf'))).toMatch(/map = "\$\{QC_MAPS_URL\}\//);
+  });
+
   test('the host proxies the api on the console origin and sets a CSP', () => {
     const host = obj(services.host);
     const args = obj(obj(host.build).args);
@@ -369,6 +416,22 @@ describe('docker-compose.yml', () => {
     expect(obj(services['remote-mail']).profiles).toBeUndefined();
     expect(obj(services['remote-rspamd']).profiles).toBeUndefined();
     expect(obj(services['remote-haraka']).profiles).toBeUndefined();
+  });
+
+  test('remote-haraka carries its own version string into its image (issue 19)', () => {
+    const args = obj(obj(obj(services['remote-haraka']).build).args);
+    expect(args.QC_REMOTE_VERSION).toBe('${QC_REMOTE_HARAKA_VERSION:-}');
+    // The stage that runs the build declares it (a build arg reaches only the stages that do) and hands
+    // it to the build, where webpack bakes it into the pages.
+    const dockerfile = readFileSync(path.join(root, 'docker/node-build.Dockerfile'), 'utf8');
+    const stage = /^FROM workspace AS build-web\n([\s\S]*?)(?=^FROM )/m.exec(dockerfile)?.[1] ?? '';
+    expect(stage).toMatch(/^ARG QC_REMOTE_VERSION=?$/m);
+    expect(stage).toMatch(/QC_REMOTE_VERSION="\$QC_REMOTE_VERSION" pnpm --filter "\.\/\$APP" run build/);
+    const webpackConfig = readFileSync(path.join(root, 'remote-haraka/webpack.config.js'), 'utf8');
+    expect(webpackConfig).toMatch(/process\.env\.QC_REMOTE_VERSION/);
+    expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toMatch(
+      /QC_REMOTE_HARAKA_VERSION=[\w.-]+ docker compose build remote-haraka/,
+    );
   });
 
   test('the remotes files point at the published remote ports', () => {

@@ -26,6 +26,12 @@ cat > "$OVR/logging.inc" <<CONF
 type = "console";
 level = "info";
 CONF
+# Hermetic: Debian's maps from maps.rspamd.com (freemail/disposable, mime_types, mid, rbl, whitelist,
+# phishing) read from local files instead, with the loopback stack's own override files
+# (mailstack/rspamd/hermetic, mounted by docker-compose.yml): nothing Rspamd loads comes from outside.
+HERMETIC=/etc/rspamd/hermetic
+[ -f "$HERMETIC/multimap.conf" ] || { echo "mount mailstack/rspamd/hermetic at $HERMETIC" >&2; exit 2; }
+cp "$HERMETIC"/*.conf "$OVR/"
 cat > "$OVR/redis.conf" <<CONF
 servers = "$REDIS";
 CONF

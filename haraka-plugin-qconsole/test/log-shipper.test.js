@@ -145,6 +145,52 @@ describe('shipping', () => {
     expect(hanging[1980]).toBeLessThan(5);
   });
 
+  test('the hook never logs from inside itself: what the shipper reports comes later, from a timer', async () => {
+    api = await startLogApi({ token: 'another-token' }); // 401 to every batch
+    const { plugin, spoolDir } = setup({ logs: { flush_lines: 1, buffer: 5 } });
+    // The spool broken under it (its directory now a file): past the in-memory bound the shipper
+    // has a spool error to report and lines to drop, the paths most tempted to log at once.
+    fs.rmSync(spoolDir, { recursive: true, force: true });
+    fs.writeFileSync(spoolDir, '');
+    // Every plugin log call recorded with whether it ran inside the hook (Haraka would call the log
+    // hook again for it: a recursion, and a line printed in the middle of another).
+    const reports = [];
+    let inside = false;
+    for (const level of ['debug', 'info', 'notice', 'warn', 'error', 'crit']) {
+      const logged = plugin[`log${level}`];
+      plugin[`log${level}`] = (...args) => {
+        reports.push({ level, inside, msg: args.map(String).join(' ') });
+        logged(...args);
+      };
+    }
+    const hook = (it) => {
+      inside = true;
+      try {
+        return log(plugin, it);
+      } finally {
+        inside = false;
+      }
+    };
+    const burst = (from, n) => {
+      for (let i = from; i < from + n; i++) {
+        const before = reports.length;
+        expect(hook(item(i))).toBe(true);
+        expect(reports.length).toBe(before); // nothing logged by the call
+      }
+    };
+    burst(0, 20); // past flush_lines and the in-memory bound: the shipper has work to do
+    expect(reports).toEqual([]); // nothing logged synchronously, not even after the last call
+    await new Promise((r) => setImmediate(r));
+    await waitFor(() => reports.some((r) => /HTTP 401/.test(r.msg)), 3000, 'the 401 report');
+    // The api unreachable: the shipper says it spools, later again.
+    await api.stop();
+    burst(20, 20);
+    await waitFor(() => reports.some((r) => /does not take the lines/.test(r.msg)), 3000, 'the "down" report');
+    expect(reports.filter((r) => r.inside)).toEqual([]);
+    expect(reports.map((r) => r.level)).toEqual(expect.arrayContaining(['warn', 'error']));
+    expect(reports.some((r) => /cannot write the spool/.test(r.msg))).toBe(true);
+  });
+
   test('batches: flush_lines per request at most, every line once, in order, with the token', async () => {
     api = await startLogApi({ token: TOKEN });
     const { plugin, shipper } = setup({ logs: { flush_lines: 200, batch: 200, flush_interval: 0.5 } });
