@@ -240,7 +240,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         },
       },
     },
-    transform: jsonSchemaTransform,
+    // The document shows the bodies as validated: unknown fields refused (additionalProperties: false).
+    transform: (data) =>
+      jsonSchemaTransform({ ...data, schema: { ...data.schema, body: strictBody(data.schema.body) } }),
   });
   // Clients generated from the document name their calls after these: GET /api/quarantine/:id/raw/
   // → getQuarantineIdRaw.

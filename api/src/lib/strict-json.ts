@@ -41,23 +41,89 @@ export function duplicateKey(text: string): string | null {
 }
 
 const strictCache = new WeakMap<z.ZodType, z.ZodType>();
+// Schemas being made strict: a schema met again inside itself (a getter-defined recursive shape)
+// is left as it is there rather than followed for ever.
+const inProgress = new WeakSet<z.ZodType>();
+
+// Wrappers whose def names one inner schema that receives the same value.
+const WRAPPED = new Set(['optional', 'nullable', 'default', 'prefault', 'catch', 'readonly', 'nonoptional']);
 
 /**
- * The body schema with unknown fields refused: an object that would drop them in silence (zod's
- * default) becomes strict, each branch of a union too. Schemas that say what to do with unknown
- * fields (strict, passthrough, catchall) are left as they are.
+ * The body schema with unknown fields refused at every depth: an object that would drop them in
+ * silence (zod's default) becomes strict, and so do the objects inside it — its fields, array
+ * elements, record values, tuple items, union branches, the input side of a pipe (a transform)
+ * and optional/nullable/default wrappers. Objects that say what to do with unknown fields
+ * (strict, passthrough, catchall) keep that, their fields are still made strict. Not made strict:
+ * the sides of an intersection (each side would refuse the other's fields), what a transform or
+ * z.preprocess hands on, lazy and custom schemas. Unchanged parts keep their identity.
  */
 export function strictBody<T>(schema: T): T {
   if (!(schema instanceof z.ZodType)) return schema;
   const cached = strictCache.get(schema);
   if (cached) return cached as T;
-  let strict: z.ZodType = schema;
-  if (schema instanceof z.ZodObject && schema._zod.def.catchall === undefined) strict = schema.strict();
-  else if (schema instanceof z.ZodUnion) {
-    const options = schema.options as z.ZodType[];
-    const stricter = options.map((o) => strictBody(o));
-    if (stricter.some((o, i) => o !== options[i])) strict = z.union(stricter as [z.ZodType, ...z.ZodType[]]);
+  if (inProgress.has(schema)) return schema;
+  inProgress.add(schema);
+  try {
+    const strict = stricter(schema);
+    // A clone is a new schema for zod's registry: keep its description (the OpenAPI document
+    // shows the strict bodies), not its id (two schemas may not share one).
+    const meta = z.globalRegistry.get(schema);
+    if (strict !== schema && meta) {
+      z.globalRegistry.add(strict, Object.fromEntries(Object.entries(meta).filter(([k]) => k !== 'id')));
+    }
+    strictCache.set(schema, strict);
+    return strict as T;
+  } finally {
+    inProgress.delete(schema);
   }
-  strictCache.set(schema, strict);
-  return strict as T;
+}
+
+function stricter(schema: z.ZodType): z.ZodType {
+  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+  const one = (key: string): z.ZodType => {
+    const inner = def[key] as z.ZodType;
+    const next = strictBody(inner);
+    return next === inner ? schema : schema.clone({ ...def, [key]: next } as typeof schema._zod.def);
+  };
+  const many = (key: string): z.ZodType => {
+    const inner = def[key] as z.ZodType[];
+    const next = inner.map((o) => strictBody(o));
+    return next.every((o, i) => o === inner[i])
+      ? schema
+      : schema.clone({ ...def, [key]: next } as typeof schema._zod.def);
+  };
+  switch (def.type) {
+    case 'object': {
+      const shape = (schema as z.ZodObject)._zod.def.shape;
+      const next: Record<string, z.ZodType> = {};
+      let changed = false;
+      for (const [key, field] of Object.entries(shape)) {
+        next[key] = strictBody(field as z.ZodType);
+        changed ||= next[key] !== field;
+      }
+      const catchall = def.catchall === undefined ? z.never() : def.catchall;
+      if (!changed && catchall === def.catchall) return schema;
+      // clone keeps the object's refinements (extend would refuse them).
+      return schema.clone({ ...def, shape: next, catchall } as typeof schema._zod.def);
+    }
+    case 'array':
+      return one('element');
+    case 'record':
+      return one('valueType');
+    case 'union': // a discriminated union too: clone rebuilds its discriminator map
+      return many('options');
+    case 'tuple': {
+      const items = def.items as z.ZodType[];
+      const rest = def.rest as z.ZodType | null;
+      const nextItems = items.map((o) => strictBody(o));
+      const nextRest = rest && strictBody(rest);
+      if (nextRest === rest && nextItems.every((o, i) => o === items[i])) return schema;
+      return schema.clone({ ...def, items: nextItems, rest: nextRest } as typeof schema._zod.def);
+    }
+    case 'pipe':
+      // The value is checked by `in` first; `out` receives what `in` produced (a transform's output).
+      return one('in');
+    default:
+      return WRAPPED.has(def.type) ? one('innerType') : schema;
+  }
 }

@@ -111,6 +111,55 @@ describe('mail to a U-label address', () => {
   });
 });
 
+describe('mail from a U-label address', () => {
+  let id: string;
+  beforeAll(async () => {
+    id = await ingestOk(
+      s.t,
+      meta({ mail_from: 'X@Bücher.Example', rcpt_to: [ANN] }),
+      mime({ subject: 'IDN sender', from: '"Ex" <x@bücher.example>' }),
+    );
+  });
+
+  test('is stored with the A-label domain (envelope sender, header From, sender domain)', async () => {
+    const row = await s.t.db
+      .selectFrom('quarantine_messages')
+      .select(['envelope_from', 'sender', 'sender_domain'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    // The envelope sender keeps its local part's case: it is MAIL FROM at a release.
+    expect(row).toEqual({
+      envelope_from: 'X@xn--bcher-kva.example',
+      sender: 'x@xn--bcher-kva.example',
+      sender_domain: 'xn--bcher-kva.example',
+    });
+  });
+
+  test('the sender filter finds it by either spelling, as an address or a domain', async () => {
+    for (const sender of ['x@bücher.example', 'X@BÜCHER.EXAMPLE', 'x@xn--bcher-kva.example', 'bücher.example']) {
+      const found = await get('root@admin.example', `/api/quarantine/?sender=${encodeURIComponent(sender)}`);
+      expect([sender, found.json().results.map((r: { id: string }) => r.id)]).toEqual([sender, [id]]);
+    }
+  });
+});
+
+describe('the recipient filter', () => {
+  test('a domain without @ is compared in the A-label form', async () => {
+    const id = await ingestOk(s.t, meta({ rcpt_to: ['zoe@bücher.example'] }), mime({ subject: 'to zoe' }));
+    for (const recipient of ['bücher.example', 'BÜCHER.example', 'zoe@bücher.example']) {
+      const found = await get('root@admin.example', `/api/quarantine/?recipient=${encodeURIComponent(recipient)}`);
+      const ids = found.json().results.map((r: { id: string }) => r.id);
+      expect({ recipient, found: ids.includes(id) }).toEqual({ recipient, found: true });
+    }
+  });
+
+  test('a term without @ or dot stays as typed: a non-ASCII local part is found', async () => {
+    const id = await ingestOk(s.t, meta({ rcpt_to: ['rené@a.example'] }), mime({ subject: 'to rené' }));
+    const found = await get('root@admin.example', `/api/quarantine/?recipient=${encodeURIComponent('rené')}`);
+    expect(found.json().results.map((r: { id: string }) => r.id)).toEqual([id]);
+  });
+});
+
 test('a recipient whose local part is over 64 octets: 400 naming it, nothing stored', async () => {
   const before = { rows: await recount(s.t), global: await globalCounters(s.t) };
   // 33 × 'é' is 33 characters but 66 octets in UTF-8: octets are counted.

@@ -4,7 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../app-context';
 import { isDataRefusal, isUniqueViolation, type Db } from '../../db/database';
 import { searchExtra } from '../../db/migration-0021-search-attachments-urls';
-import { normaliseAddress, withALabelDomain } from '../../lib/addresses';
+import { domainToALabel, normaliseAddress, withALabelDomain } from '../../lib/addresses';
 import { groupCommit } from '../../lib/group-commit';
 import { HttpError, unauthorized } from '../../lib/http-error';
 import { malformedMultipart } from '../../lib/multipart';
@@ -246,10 +246,12 @@ export function rspamdFacts(meta: IngestMeta): RspamdFacts {
   return { symbols, dkim: verdict(DKIM_SYMBOLS), spf: verdict(SPF_SYMBOLS), country };
 }
 
+/** The domain of an address as A-label, lower case (null for the null sender or no '@'). */
 const domainOf = (address: string) => {
   const at = address.lastIndexOf('@');
-  return at > 0 ? address.slice(at + 1).toLowerCase() : null;
+  return at > 0 ? aLabelOf(address.slice(at + 1)) : null;
 };
+const aLabelOf = (domain: string) => domainToALabel(domain) ?? domain.toLowerCase();
 
 /**
  * The bytes that identify a message across SMTP attempts: without the header fields that name this
@@ -294,7 +296,10 @@ export async function ingestMessage(
   }
   const recipients = [...asReceived.keys()].sort();
   const casedDifferently = [...asReceived.values()].filter((r) => r !== r.toLowerCase());
-  const mailFrom = meta.mail_from.trim();
+  // The senders like the recipients (issue 21 item 5): the domain as A-label, the local part's case
+  // as written (the envelope sender goes out as MAIL FROM at a release), so a search or a list
+  // entry for xn--bcher-kva.example meets mail from x@bücher.example.
+  const mailFrom = withALabelDomain(meta.mail_from.trim());
   const rawHash = sha256(raw).toString('hex');
   const sameBytes = sha256(retryStableBytes(raw, meta.uuid)).toString('hex');
   const dedupKey = sha256(`${mailFrom.toLowerCase()}\n${recipients.join('\n')}\n${sameBytes}`).toString('hex');
@@ -317,7 +322,7 @@ export async function ingestMessage(
     const id = await write({
       uuid: meta.uuid,
       receivedAt,
-      sender: parsed.from ?? mailFrom,
+      sender: parsed.from === null ? mailFrom : withALabelDomain(parsed.from),
       subject: parsed.subject,
       score: meta.rspamd?.score ?? null,
       action: normalizeAction(meta.rspamd?.action),
@@ -333,7 +338,7 @@ export async function ingestMessage(
         helo: withoutNul(meta.helo ?? '').slice(0, 255) || null,
         ip_address: withoutNul(meta.remote_ip ?? '') || null,
         country: facts.country && (withoutNul(facts.country) || null),
-        sender_domain: domainOf(mailFrom) ?? parsed.mimeDomain,
+        sender_domain: domainOf(mailFrom) ?? (parsed.mimeDomain && aLabelOf(parsed.mimeDomain)),
         mime_user: parsed.mimeUser,
         mime_domain: parsed.mimeDomain,
         dkim: facts.dkim,

@@ -17,7 +17,7 @@ import {
 } from '@qc/contracts';
 import type { AppContext } from '../../app-context';
 import type { RecipientStatus } from '../../db/schema';
-import { normaliseAddress } from '../../lib/addresses';
+import { domainToALabel, normaliseAddress, withALabelDomain } from '../../lib/addresses';
 import { attachment } from '../../lib/download';
 import { HttpError } from '../../lib/http-error';
 import { isId } from '../../lib/ids';
@@ -166,10 +166,20 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   return groups;
 }
 
-/** A recipient filter in the stored form: lower case, the part after `@` (when non-ASCII) as A-labels. */
+/**
+ * An address filter's domain in the stored form (A-labels): the part after `@`, or a term without
+ * `@` that has a dot (`bücher.example`). A term without either (`rené`) may be a local part, which
+ * is stored as written: it stays as typed.
+ */
+function withALabelTerm(raw: string): string {
+  if (raw.includes('@')) return withALabelDomain(raw);
+  return raw.includes('.') ? (domainToALabel(raw) ?? raw) : raw;
+}
+
+/** A recipient filter in the stored form: lower case, its domain as A-labels. */
 function recipientFilter(raw: string): string | undefined {
   const lower = raw.toLowerCase();
-  return (lower.includes('@') ? normaliseAddress(lower) : lower) || undefined;
+  return (lower.includes('@') ? normaliseAddress(lower) : withALabelTerm(lower)) || undefined;
 }
 
 export async function listQuarantine(
@@ -181,7 +191,8 @@ export async function listQuarantine(
   const filters: ListFilters = {
     statuses: STATUS_FILTERS[query.status],
     q: query.q || undefined,
-    sender: query.sender || undefined,
+    // Senders are stored with A-label domains too (their local part's case as written).
+    sender: query.sender ? withALabelTerm(query.sender) : undefined,
     // Recipients are stored with A-label domains: `ann@bücher.ex` finds ann@xn--bcher-kva.example.
     recipient: query.recipient ? recipientFilter(query.recipient) : undefined,
     action: query.action || undefined,
