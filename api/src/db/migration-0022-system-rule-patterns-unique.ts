@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { atomically } from './migration-helpers';
+import { atomically, isSqlite } from './migration-helpers';
 
 /**
  * One system rule per set of patterns (issue 17): filters and control-panel filters have a unique
@@ -15,12 +15,17 @@ import { atomically } from './migration-helpers';
  * (Rspamd applies the strictest action of the enabled rules that match): enabled before disabled,
  * then the strictest action, then the oldest. The others are deleted and the list's version is
  * bumped so Rspamd fetches the map again.
+ *
+ * On PostgreSQL the index holds an md5 of the four patterns joined by chr(1) (a control character no
+ * pattern may contain): a btree entry is at most 2704 bytes, and four patterns of up to 512
+ * characters each (3 bytes per CJK character) can exceed it, which would refuse a valid rule with a
+ * 500 instead of storing it.
  */
 export const SYSTEM_RULE_STRICTNESS_0022 = ['reject', 'soft_reject', 'greylist', 'add_header', 'accept'];
 
-const KEY = sql.raw(
-  "coalesce(from_pattern, ''), coalesce(subject_pattern, ''), coalesce(to_pattern, ''), coalesce(ip_pattern, '')",
-);
+const PATTERNS = ['from_pattern', 'subject_pattern', 'to_pattern', 'ip_pattern'].map((c) => `coalesce(${c}, '')`);
+const KEY = sql.raw(PATTERNS.join(', '));
+const PG_KEY = sql.raw(`md5(${PATTERNS.join(' || chr(1) || ')})`);
 
 interface Row {
   id: string;
@@ -75,7 +80,7 @@ export const m0022_system_rule_patterns_unique: Migration = {
           changed_at = case when changed_at >= ${now} then changed_at + 1 else ${now} end
           where name = 'system-rules'`.execute(db);
       }
-      await sql`create unique index system_rules_patterns on system_rules (${KEY})`.execute(db);
+      await sql`create unique index system_rules_patterns on system_rules (${isSqlite(db) ? KEY : PG_KEY})`.execute(db);
     });
   },
   async down(db: Kysely<unknown>) {

@@ -62,6 +62,11 @@ test('0022 keeps one rule per set of patterns (the same verdict), then refuses a
     expect(await refusal(insert(handle, ['e1', '*@dup.example', null, 'accept', 1, D1 + 10]))).toMatch(/unique/i);
     expect(await refusal(insert(handle, ['e2', '*@empty.example', null, 'accept', 1, D1 + 10]))).toMatch(/unique/i);
     await insert(handle, ['e3', '*@dup.example', 'another', 'accept', 1, D1 + 10]);
+    // Long patterns of varied CJK characters (3 bytes each, nothing to compress): over a btree
+    // entry's 2704 bytes on PostgreSQL, still one storable rule (the index holds their hash there).
+    const cjk = (n: number, seed: number) =>
+      Array.from({ length: n }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919 + seed) % 20000))).join('');
+    await insert(handle, ['e5', `*@${cjk(500, 1)}.example`, cjk(512, 2), 'accept', 1, D1 + 12]);
 
     expect((await m.migrateTo('0021_search_attachments_urls')).error).toBeUndefined();
     expect(Object.keys((await introspectSchema(handle)).indexes)).not.toContain('system_rules_patterns');
