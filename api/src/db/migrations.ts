@@ -21,6 +21,7 @@ import { m0020_statistics_tops } from './migration-0020-statistics-tops';
 import { m0021_search_attachments_urls } from './migration-0021-search-attachments-urls';
 import { m0022_system_rule_patterns_unique } from './migration-0022-system-rule-patterns-unique';
 import { m0023_idn_senders } from './migration-0023-idn-senders';
+import { m0024_feedback_images_clean } from './migration-0024-feedback-images-clean';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -259,6 +260,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021_search_attachments_urls': m0021_search_attachments_urls,
   '0022_system_rule_patterns_unique': m0022_system_rule_patterns_unique,
   '0023_idn_senders': m0023_idn_senders,
+  '0024_feedback_images_clean': m0024_feedback_images_clean,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

@@ -299,6 +299,8 @@ export interface FeedbackImagesTable {
   mime: string;
   size: number;
   data: Buffer;
+  /** 1: re-encoded at upload, served as stored; 0: stored before that, re-encoded when served (0024). */
+  reencoded: number;
 }
 
 /** Attempt counters shared by every api process: a fixed window per key (`ip:…`, `account:…`, …). */

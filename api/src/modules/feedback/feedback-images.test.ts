@@ -160,6 +160,21 @@ test('each image comes back re-encoded: same pixels, no text chunk, no EXIF, no 
   // Lossless formats keep their pixels exactly.
   const raw = async (b: Buffer) => (await sharp(b).raw().toBuffer()).toString('hex');
   expect(await raw(png!)).toBe(await raw(originals[0]!));
+  // Re-encoded once, at the upload: served as stored, not decoded again at each view of the page.
+  const newest = await t.db
+    .selectFrom('feedback')
+    .select('id')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  const last = await t.db
+    .selectFrom('feedback_images')
+    .select(['data', 'reencoded'])
+    .where('feedback_id', '=', newest.id)
+    .orderBy('position')
+    .execute();
+  expect(last.map((r) => Number(r.reencoded))).toEqual([1, 1, 1]);
+  expect([png!, jpeg!, gif!].map((out, n) => out.equals(Buffer.from(last[n]!.data)))).toEqual([true, true, true]);
 });
 
 test('a WebP is re-encoded as WebP', async () => {
@@ -230,6 +245,7 @@ describe('images stored before uploads were re-encoded', () => {
       mime,
       size: data.length,
       data,
+      reencoded: 0, // as stored before 0024
     }));
     await t.db.insertInto('feedback_images').values(rows).execute();
     return rows.map((r) => `/api/feedback/${id}/images/${r.id}/`);

@@ -38,7 +38,10 @@ export async function listFeedback(
 }
 
 /** Image metadata (never the bytes) of these feedback rows, in upload order. */
-export async function listImageMeta(db: DbExecutor, feedbackIds: string[]): Promise<Omit<FeedbackImageRow, 'data'>[]> {
+export async function listImageMeta(
+  db: DbExecutor,
+  feedbackIds: string[],
+): Promise<Omit<FeedbackImageRow, 'data' | 'reencoded'>[]> {
   if (!feedbackIds.length) return [];
   return db
     .selectFrom('feedback_images')
@@ -53,10 +56,10 @@ export async function findImage(
   db: DbExecutor,
   feedbackId: string,
   imageId: string,
-): Promise<Pick<FeedbackImageRow, 'mime' | 'data' | 'position'> | undefined> {
+): Promise<{ mime: string; data: Buffer; position: number; reencoded: number } | undefined> {
   return db
     .selectFrom('feedback_images')
-    .select(['mime', 'data', 'position'])
+    .select(['mime', 'data', 'position', 'reencoded'])
     .where('id', '=', imageId)
     .where('feedback_id', '=', feedbackId)
     .executeTakeFirst();

@@ -212,6 +212,7 @@ export async function createFeedback(db: Db, userId: string, form: FeedbackForm,
     mime: img.mime,
     size: img.data.length,
     data: img.data,
+    reencoded: 1,
   }));
   await db.transaction().execute(async (trx) => {
     await lockUser(trx, userId);
@@ -274,11 +275,11 @@ const storedNotAnImage = () =>
   new HttpError(415, 'unsupported_media_type', 'The stored file is not a readable image; it is not served.');
 
 /**
- * One image, re-encoded on every read: rows stored before uploads were re-encoded (issue 21 item 3)
- * still hold the bytes as sent (text chunks, EXIF, a polyglot's HTML), and nothing in a row says which
- * it was. Decoding again costs 0.1 s for a 5 MB PNG or JPEG, up to 1.6 s for a worst-case 5 MB GIF,
- * off the event loop, on a route only admins use: no cache. Bytes that are not the type the row
- * says, or do not decode, are refused (415), never sent.
+ * One image. Stored since uploads are re-encoded (issue 21 item 3, `reencoded` = 1): served as
+ * stored. Stored before (0): still the bytes as sent (text chunks, EXIF, a polyglot's HTML), so
+ * re-encoded at each download (0.1 s for a 5 MB PNG or JPEG, up to 1.6 s for a worst-case GIF, off
+ * the event loop, admins only). Bytes that are not the type the row says, or do not decode, are
+ * refused (415), never sent.
  */
 export async function feedbackImage(
   db: Db,
@@ -291,8 +292,12 @@ export async function feedbackImage(
   const stored = Buffer.from(row.data);
   // Only the four image formats reach the decoder, and only as the type the row was served as.
   if ((await sniffImage(stored)) !== mime) throw storedNotAnImage();
-  const clean = await reencodeImage(stored, mime);
-  if ('error' in clean) throw storedNotAnImage();
+  let data: Buffer = stored;
+  if (!Number(row.reencoded)) {
+    const clean = await reencodeImage(stored, mime);
+    if ('error' in clean) throw storedNotAnImage();
+    data = clean.data;
+  }
   const name = `feedback-${feedbackId}-${row.position}`;
-  return { mime, data: clean.data, disposition: attachment(name, `.${EXTENSIONS[mime]}`, 'feedback') };
+  return { mime, data, disposition: attachment(name, `.${EXTENSIONS[mime]}`, 'feedback') };
 }
