@@ -19,8 +19,16 @@ if [ -n "$PG_URL" ]; then
 else
   echo "-- api tests (PostgreSQL): not run, PostgreSQL did not start"
 fi
-# A stop (the stage's time limit, Ctrl-C) reaches both runs.
-trap 'kill -TERM "${pids[@]}" 2>/dev/null; exit 130' INT TERM
+# A stop (the stage's time limit, Ctrl-C) reaches both runs, and shows how far each got.
+stopped() {
+  kill -TERM "${pids[@]}" 2>/dev/null
+  for i in "${!logs[@]}"; do
+    echo "---- api tests (${names[$i]}): stopped; the end of ${logs[$i]}:"
+    tail -n 100 "${logs[$i]}"
+  done
+  exit 130
+}
+trap stopped INT TERM
 status=0
 for i in "${!pids[@]}"; do
   s=0

@@ -39,7 +39,9 @@ Commands:
   digest:run [--now] Sends the quarantine digests that are due (as the server does on
                      QC_DIGEST_SCHEDULE), unless a server is running them. With --now, every user
                      with notifications on gets theirs now, whatever their send time (one per
-                     period: their next scheduled one is then not sent again). Needs QC_SMTP_URL.
+                     period: their next scheduled one is then not sent again). A digest lists
+                     mail that arrived up to 2 minutes before the run (a mail stamped just
+                     before it may still be on its way into the database). Needs QC_SMTP_URL.
 
 Without --password, or with --password -, the password is read from standard input (first line).
 Configuration and database are the server's (QC_* environment variables).

@@ -45,8 +45,9 @@ const strictCache = new WeakMap<z.ZodType, z.ZodType>();
 // is left as it is there rather than followed for ever.
 const inProgress = new WeakSet<z.ZodType>();
 
-// Wrappers whose def names one inner schema that receives the same value.
-const WRAPPED = new Set(['optional', 'nullable', 'default', 'prefault', 'catch', 'readonly', 'nonoptional']);
+// Wrappers whose def names one inner schema that receives the same value. Not `catch`: under it an
+// unknown field would make the inner schema fail and be replaced by the fallback, not refused.
+const WRAPPED = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional']);
 
 /**
  * The body schema with unknown fields refused at every depth: an object that would drop them in

@@ -87,5 +87,5 @@ export async function recentFeedback(
  */
 export async function lockUser(db: DbExecutor, userId: string): Promise<void> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) return;
-  await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  await db.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute();
 }
