@@ -158,6 +158,19 @@ describe('the recipient filter', () => {
     const found = await get('root@admin.example', `/api/quarantine/?recipient=${encodeURIComponent('rené')}`);
     expect(found.json().results.map((r: { id: string }) => r.id)).toEqual([id]);
   });
+
+  test('a dotted term without @ is also matched as typed: rené.dupont is a local part, not a domain', async () => {
+    const id = await ingestOk(
+      s.t,
+      meta({ mail_from: 'rené.dupont@c.example', rcpt_to: ['rené.dupont@d.example'] }),
+      mime({ subject: 'from and to rené.dupont' }),
+    );
+    for (const filter of ['sender', 'recipient']) {
+      const found = await get('root@admin.example', `/api/quarantine/?${filter}=${encodeURIComponent('rené.dupont')}`);
+      const ids = found.json().results.map((r: { id: string }) => r.id);
+      expect({ filter, found: ids.includes(id) }).toEqual({ filter, found: true });
+    }
+  });
 });
 
 test('a recipient whose local part is over 64 octets: 400 naming it, nothing stored', async () => {

@@ -47,9 +47,16 @@ export interface ListFilters {
   /** The ids a 3+ character `q` matches, when few (found first); else the match is a subquery. */
   textIds?: string[];
   sender?: string;
+  /**
+   * `sender` as typed, when its stored form differs: a dotted term without `@` is read as a domain
+   * (A-labels), yet `rené.dupont` may be a local part, stored as written. Either form matches.
+   */
+  senderAsTyped?: string;
   /** PostgreSQL: the ids `sender` matches, when few (found first); else it is tested along the scan. */
   senderIds?: string[];
   recipient?: string;
+  /** `recipient` as typed, when its stored form differs (as `senderAsTyped`). */
+  recipientAsTyped?: string;
   action?: string;
   scoreMin?: number;
   scoreMax?: number;
@@ -90,8 +97,10 @@ export async function withHitIds(db: DbExecutor, scope: Scope, f: ListFilters): 
     if (hits.complete && !hits.ids.length) return null;
     if (hits.complete) f = { ...f, textIds: hits.ids };
   }
-  if (f.sender !== undefined && f.sender.length >= TRIGRAM_MIN && !f.senderIds && !isSqlite(db)) {
-    const hits = await senderHitIds(db, f.sender, SENDER_HITS_FIRST_MAX);
+  // Two forms of the sender: tested along the scan (rare: a non-ASCII dotted term without @).
+  const oneSender = f.sender !== undefined && f.senderAsTyped === undefined;
+  if (oneSender && f.sender!.length >= TRIGRAM_MIN && !f.senderIds && !isSqlite(db)) {
+    const hits = await senderHitIds(db, f.sender!, SENDER_HITS_FIRST_MAX);
     if (hits.complete && !hits.ids.length) return null;
     if (hits.complete) f = { ...f, senderIds: hits.ids };
   }
@@ -170,12 +179,24 @@ export function listConditions(
   if (f.statuses) conditions.push(sql<SqlBool>`r.status in (${sql.join(f.statuses)})`);
   if (f.dateFrom !== undefined) conditions.push(sql<SqlBool>`${receivedAt} >= ${f.dateFrom}`);
   if (f.dateTo !== undefined) conditions.push(sql<SqlBool>`${receivedAt} <= ${f.dateTo}`);
-  if (f.recipient !== undefined) conditions.push(containsSql(db, 'r.recipient', f.recipient));
+  if (f.recipient !== undefined) {
+    const contains = containsSql(db, 'r.recipient', f.recipient);
+    conditions.push(
+      f.recipientAsTyped === undefined
+        ? contains
+        : sql<SqlBool>`(${contains} or ${containsSql(db, 'r.recipient', f.recipientAsTyped)})`,
+    );
+  }
   if (f.action !== undefined) conditions.push(sql<SqlBool>`m.action = ${f.action}`);
   if (f.scoreMin !== undefined) conditions.push(sql<SqlBool>`m.score >= ${f.scoreMin}`);
   if (f.scoreMax !== undefined) conditions.push(sql<SqlBool>`m.score <= ${f.scoreMax}`);
   if (f.senderIds) conditions.push(sql<SqlBool>`r.message_id in (${sql.join(f.senderIds)})`);
-  else if (senderTested) conditions.push(senderSql(db, 'm', f.sender!));
+  else if (senderTested) {
+    const sender = senderSql(db, 'm', f.sender!);
+    conditions.push(
+      f.senderAsTyped === undefined ? sender : sql<SqlBool>`(${sender} or ${senderSql(db, 'm', f.senderAsTyped)})`,
+    );
+  }
   if (f.textIds) {
     conditions.push(sql<SqlBool>`r.message_id in (${sql.join(f.textIds)})`);
   } else if (f.q !== undefined) {

@@ -182,19 +182,27 @@ function recipientFilter(raw: string): string | undefined {
   return (lower.includes('@') ? normaliseAddress(lower) : withALabelTerm(lower)) || undefined;
 }
 
+/** `typed` when the stored form read it as a domain (no `@`) and changed it: it may be a local part. */
+const asTypedToo = (typed: string, stored: string | undefined) =>
+  stored !== undefined && !typed.includes('@') && stored !== typed ? typed : undefined;
+
 export async function listQuarantine(
   deps: Deps,
   auth: AuthContext,
   query: QuarantineListQuery,
 ): Promise<QuarantineList> {
   const scope = scopeFor(auth.user);
+  // Senders are stored with A-label domains too (their local part's case as written).
+  const sender = query.sender ? withALabelTerm(query.sender) : undefined;
+  // Recipients are stored with A-label domains: `ann@bücher.ex` finds ann@xn--bcher-kva.example.
+  const recipient = query.recipient ? recipientFilter(query.recipient) : undefined;
   const filters: ListFilters = {
     statuses: STATUS_FILTERS[query.status],
     q: query.q || undefined,
-    // Senders are stored with A-label domains too (their local part's case as written).
-    sender: query.sender ? withALabelTerm(query.sender) : undefined,
-    // Recipients are stored with A-label domains: `ann@bücher.ex` finds ann@xn--bcher-kva.example.
-    recipient: query.recipient ? recipientFilter(query.recipient) : undefined,
+    sender,
+    senderAsTyped: query.sender ? asTypedToo(query.sender, sender) : undefined,
+    recipient,
+    recipientAsTyped: query.recipient ? asTypedToo(query.recipient.toLowerCase(), recipient) : undefined,
     action: query.action || undefined,
     scoreMin: query.score_min,
     scoreMax: query.score_max,
