@@ -165,7 +165,8 @@ export const currentStep = () => Math.floor(Date.now() / 30_000);
 
 /**
  * Waits, when fewer than `margin` seconds are left in the current 30-second step, for the next
- * one: a test computing codes for "now ± n steps" then runs inside a single step.
+ * one: a test computing codes for "now ± n steps" then runs inside a single step. The wait can
+ * pass jest's 5 s default: a file using it sets a longer timeout.
  */
 export async function freshStep(margin = 6): Promise<number> {
   const left = 30_000 - (Date.now() % 30_000);

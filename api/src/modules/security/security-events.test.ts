@@ -21,6 +21,9 @@ import { SECURITY_NOTICE_SUBJECTS } from './security-notices';
 // Each security event from its real trigger, through the real app: its log line (read from the
 // app's own log stream), its history row and readers, and the owner's notice as a real SMTP server
 // received it.
+// The TOTP tests first wait for a step with time to spare (up to 6 s, past jest's 5 s default).
+jest.setTimeout(20_000);
+
 let t: TestApp;
 let sink: Sink;
 const lines: string[] = [];
