@@ -30,6 +30,9 @@ const esmOnly = [
 const transformIgnorePatterns = [`/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?(${esmOnly.join('|')})[@/])`];
 
 module.exports = {
+  // The suites run side by side (SQLite ∥ PostgreSQL, two web workers) on a busy 2-core machine:
+  // a test that takes 2–3 s when idle must not fail at jest's 5 s default there.
+  testTimeout: 15_000,
   projects: [
     {
       displayName: 'api',
