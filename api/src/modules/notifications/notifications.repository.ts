@@ -38,7 +38,10 @@ export async function lastSentAt(db: DbExecutor, userId: string): Promise<number
   return row?.sent_at == null ? null : Number(row.sent_at);
 }
 
-/** The newest period's row of each kind (index digest_sends_latest): what became of the last attempt. */
+/**
+ * The row of each kind last attempted: what became of the last attempt. By attempt time, not by
+ * period: after a change of frequency or send time a new period may start before the last one did.
+ */
 export async function latestSends(db: DbExecutor, userId: string) {
   const latest = (kind: 'user' | 'domain') =>
     db
@@ -46,6 +49,7 @@ export async function latestSends(db: DbExecutor, userId: string) {
       .select(['kind', 'status', 'error', 'claimed_at'])
       .where('user_id', '=', userId)
       .where('kind', '=', kind)
+      .orderBy('claimed_at', 'desc')
       .orderBy('period_start', 'desc')
       .limit(1)
       .executeTakeFirst();

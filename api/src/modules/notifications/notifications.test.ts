@@ -203,6 +203,12 @@ test('last sent and a failed last attempt, from the digest sends of either kind'
     last_attempt_failed: false,
     last_error: null,
   });
+  // Weekly from now on: its period started before the last daily one, yet its failure is the last attempt.
+  await row('domain', base + 24 * H - 6 * H, 'failed', { claimed_at: base + 72 * H, error: '421 4.3.2 Try later' });
+  expect((await get('boss@a.example')).json()).toMatchObject({
+    last_attempt_failed: true,
+    last_error: '421 4.3.2 Try later',
+  });
   // Another user's sends are not boss's.
   expect((await get('val@a.example')).json()).toMatchObject({ last_sent: null, last_attempt_failed: false });
 });
