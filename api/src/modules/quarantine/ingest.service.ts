@@ -277,6 +277,10 @@ const FUTURE_SKEW_MS = 5 * 60 * 1000;
  * it: quarantine_message_uuids). Resolves
  * only once the transaction committed.
  */
+/** What makes a retry under a new uuid the same message: its envelope and its retry-stable bytes. */
+export const dedupKeyOf = (mailFrom: string, recipients: string[], sameBytes: string) =>
+  sha256(`${mailFrom.toLowerCase()}\n${recipients.join('\n')}\n${sameBytes}`).toString('hex');
+
 export async function ingestMessage(
   deps: Deps,
   meta: IngestMeta,
@@ -302,8 +306,14 @@ export async function ingestMessage(
   const mailFrom = withALabelDomain(meta.mail_from.trim());
   const rawHash = sha256(raw).toString('hex');
   const sameBytes = sha256(retryStableBytes(raw, meta.uuid)).toString('hex');
-  const dedupKey = sha256(`${mailFrom.toLowerCase()}\n${recipients.join('\n')}\n${sameBytes}`).toString('hex');
-  const same = await findIdByDedupKey(deps.db, dedupKey);
+  const dedupKey = dedupKeyOf(mailFrom, recipients, sameBytes);
+  // Mail stored before migration 0023 was keyed by the sender as received (U-label domain).
+  const asSent = meta.mail_from.trim();
+  const same =
+    (await findIdByDedupKey(deps.db, dedupKey)) ??
+    (asSent.toLowerCase() === mailFrom.toLowerCase()
+      ? undefined
+      : await findIdByDedupKey(deps.db, dedupKeyOf(asSent, recipients, sameBytes)));
   if (same) {
     // A retry under a new uuid: that uuid leads to the stored copy too (the sender's queue id).
     await rememberRetryUuid(deps.db, same, meta.uuid);

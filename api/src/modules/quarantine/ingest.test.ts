@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { bearer, createTestApp, insertCounter, type TestApp } from '../../test/helpers';
 import {
@@ -11,7 +12,7 @@ import {
   recount,
   uniqueUuid,
 } from '../../test/quarantine';
-import { retryStableBytes } from './ingest.service';
+import { dedupKeyOf, retryStableBytes } from './ingest.service';
 import { DuplicateMessageError, insertQuarantinedMessages } from './ingest.repository';
 
 /** The fields of a row for insertQuarantinedMessages that these tests do not vary. */
@@ -346,6 +347,27 @@ describe('idempotency', () => {
     expect((await ingest(t, { ...m, uuid: other }, changed)).statusCode).toBe(201);
     // The stored bytes are what was posted, Received line included.
     expect((await rawOf(first.json().id)).toString()).toContain(`ESMTP id ${m.uuid as string}`);
+  });
+
+  test('a retry of mail stored before 0023 (keyed by the U-label sender) finds it: no second copy', async () => {
+    const raw = mime({ subject: 'stored before the upgrade' });
+    const m = meta({ mail_from: 'Ann@Bücher.example', rcpt_to: ['bob@a.example'] });
+    const first = await ingest(t, m, raw);
+    expect(first.statusCode).toBe(201);
+    const sameBytes = createHash('sha256')
+      .update(retryStableBytes(raw, m.uuid as string))
+      .digest('hex');
+    // As the ingest before migration 0023 keyed it.
+    await t.db
+      .updateTable('quarantine_messages')
+      .set({ dedup_key: dedupKeyOf('Ann@Bücher.example', ['bob@a.example'], sameBytes) })
+      .where('id', '=', first.json().id)
+      .execute();
+    const before = await recount(t);
+    const retry = await ingest(t, { ...m, uuid: uniqueUuid() }, raw);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json().id).toBe(first.json().id);
+    expect(await recount(t)).toEqual(before);
   });
 
   test('retryStableBytes: the sender’s bytes exactly, without the attempt’s Received and X-Rspamd-* fields', () => {
