@@ -48,6 +48,8 @@ describe('protected pages’ texts (lazy part of the host namespace)', () => {
     expect(t('profile.password.mismatch')).toBe('Passwords do not match');
     expect(t('mfa.enabled')).toBe('Two-factor authentication successfully enabled');
     expect(t('mfa.error')).toBe('MFA error');
+    expect(t('mfa.verify_error')).toBe('Error verifying TOTP code');
+    expect(t('mfa.code_wrong')).toMatch(/^Invalid TOTP code\./);
     expect(t('settings.preferences.success')).toBe('Preferences saved successfully');
     expect(t('settings.preferences.error')).toBe('Error saving preferences');
     expect(t('settings.preferences.sync_error')).toBe('Error synchronizing with server');

@@ -24,7 +24,7 @@ const en: typeof mfa = {
   code: '6-digit code',
   code_help: 'Enter the code shown by the app to confirm.',
   code_invalid: 'The code must be exactly 6 digits',
-  code_wrong: 'Wrong code. Check your device’s clock and try again.',
+  code_wrong: 'Invalid TOTP code. Check your device’s clock and try again.',
   verify_submit: 'Turn on',
   codes_help:
     'Keep these backup codes somewhere safe: each one signs you in once if you no longer have your app. They will never be shown again.',
@@ -50,6 +50,7 @@ const en: typeof mfa = {
   disabled: 'Two-factor authentication disabled',
   regenerated: 'New backup codes generated',
   error: 'MFA error',
+  verify_error: 'Error verifying TOTP code',
   setup_expired: 'The setup expired: scan the new QR code.',
   mandatory: 'Two-factor authentication is mandatory for your account: it cannot be turned off.',
   required_help: 'Your account requires two-factor authentication. Set it up now to finish signing in.',

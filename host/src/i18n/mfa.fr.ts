@@ -28,7 +28,7 @@ const mfa = {
   code: 'Code à 6 chiffres',
   code_help: 'Saisissez le code affiché par l’application pour confirmer.',
   code_invalid: 'Le code doit contenir exactement 6 chiffres',
-  code_wrong: 'Code incorrect. Vérifiez l’horloge de votre appareil puis réessayez.',
+  code_wrong: 'Code TOTP invalide. Vérifiez l’horloge de votre appareil puis réessayez.',
   verify_submit: 'Activer',
   codes_help:
     'Conservez ces codes de secours en lieu sûr\u00a0: chacun permet une connexion si vous n’avez plus votre application. Ils ne seront plus jamais affichés.',
@@ -55,6 +55,7 @@ const mfa = {
   disabled: 'Authentification à deux facteurs désactivée',
   regenerated: 'Nouveaux codes de secours générés',
   error: 'Erreur d’authentification à deux facteurs',
+  verify_error: 'Erreur lors de la vérification du code TOTP',
   setup_expired: 'La configuration a expiré\u00a0: scannez le nouveau QR code.',
   mandatory:
     'L’authentification à deux facteurs est obligatoire pour votre compte\u00a0: elle ne peut pas être désactivée.',

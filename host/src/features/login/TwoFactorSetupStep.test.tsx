@@ -128,7 +128,7 @@ describe('two-factor set-up required at sign-in (issue 16: requires_2fa_setup)',
     const user = userEvent.setup();
     await scanAndType(user, '000000');
     expect(
-      await screen.findByText('Code incorrect. Vérifiez l’horloge de votre appareil puis réessayez.'),
+      await screen.findByText('Code TOTP invalide. Vérifiez l’horloge de votre appareil puis réessayez.'),
     ).toBeInTheDocument();
     expect(screen.getByTestId('mfa-setup')).toHaveAttribute('data-step', 'verify');
     expect(noticeTitles()).toEqual([]); // the field says it; no notice says it twice

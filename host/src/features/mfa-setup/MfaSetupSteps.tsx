@@ -125,7 +125,7 @@ export function MfaSetupSteps({
         setStep('scan');
         start();
       } else {
-        notify({ type: 'error', title: t('mfa.error'), description: info.message });
+        notify({ type: 'error', title: t('mfa.verify_error'), description: info.message });
       }
     } finally {
       setVerifying(false);

@@ -127,12 +127,32 @@ describe('MFA: turning it on (spec §4): QR → 6-digit code → backup codes sh
     await user.click(within(dialog).getByRole('button', { name: 'Suivant' }));
     await user.type(within(dialog).getByLabelText('Code à 6 chiffres'), '000000');
     await user.click(within(dialog).getByRole('button', { name: 'Activer' }));
-    expect(await within(dialog).findByText(/Code incorrect/)).toBeInTheDocument();
+    expect(await within(dialog).findByText(/Code TOTP invalide/)).toBeInTheDocument();
     // Issue 23: one error, not a field error and a notice saying it again.
-    expect(screen.getAllByText(/Code incorrect/)).toHaveLength(1);
+    expect(screen.getAllByText(/Code TOTP invalide/)).toHaveLength(1);
     expect(noticeTitles()).toEqual([]);
     expect(screen.getByTestId('mfa-enable-modal')).toHaveAttribute('data-step', 'verify');
     expect(useSession.getState().user?.mfa_enabled).toBe(false);
+  });
+
+  it('a server error while verifying the code: the notice "Erreur lors de la vérification du code TOTP", still on the code step', async () => {
+    signIn();
+    mockApi((c) => {
+      if (c.path === '/api/users/me/mfa/setup/') return jsonResponse(200, { secret: SECRET, otpauth_url: OTPAUTH });
+      if (c.path === '/api/users/me/mfa/enable/')
+        return jsonResponse(500, { detail: 'unexpected', code: 'internal_error' });
+      return jsonResponse(200, USER);
+    });
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    await user.click(mfaSection().getByRole('button', { name: 'Activer' }));
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByTestId('mfa-qr');
+    await user.click(within(dialog).getByRole('button', { name: 'Suivant' }));
+    await user.type(within(dialog).getByLabelText('Code à 6 chiffres'), '123456');
+    await user.click(within(dialog).getByRole('button', { name: 'Activer' }));
+    await waitFor(() => expect(noticeTitles()).toEqual(['error:Erreur lors de la vérification du code TOTP']));
+    expect(screen.getByTestId('mfa-enable-modal')).toHaveAttribute('data-step', 'verify');
   });
 });
 
