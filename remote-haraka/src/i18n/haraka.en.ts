@@ -4,6 +4,7 @@ import type haraka from './haraka.fr';
 const harakaEn: typeof haraka = {
   none: '—',
   version: 'remote-haraka {{version}}',
+  not_found: { title: 'Page not found', description: 'This address names no page of the logs.' },
   severities: { INFO: 'INFO', NOTICE: 'NOTICE', WARN: 'WARN', ERROR: 'ERROR' },
   severity_names: { INFO: 'Information', NOTICE: 'Notice', WARN: 'Warning', ERROR: 'Error' },
   periods: {

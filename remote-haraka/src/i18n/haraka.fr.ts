@@ -2,6 +2,7 @@
 const haraka = {
   none: '—',
   version: 'remote-haraka {{version}}',
+  not_found: { title: 'Page introuvable', description: 'Cette adresse ne correspond à aucune page des journaux.' },
   severities: { INFO: 'INFO', NOTICE: 'NOTICE', WARN: 'WARN', ERROR: 'ERROR' },
   severity_names: { INFO: 'Information', NOTICE: 'Notice', WARN: 'Avertissement', ERROR: 'Erreur' },
   periods: {

@@ -1,4 +1,5 @@
 import { Route, Routes } from 'react-router-dom';
+import { LogsNotFound } from './LogsNotFound';
 import { LogsPage } from './LogsPage';
 import { UuidPage } from './UuidPage';
 
@@ -8,7 +9,7 @@ export function LogsRoutes() {
     <Routes>
       <Route index element={<LogsPage />} />
       <Route path=":uuid" element={<UuidPage />} />
-      <Route path="*" element={<LogsPage />} />
+      <Route path="*" element={<LogsNotFound />} />
     </Routes>
   );
 }

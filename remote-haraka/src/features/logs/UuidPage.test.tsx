@@ -52,6 +52,9 @@ describe('haraka/logs/{uuid}', () => {
       expect.stringContaining('score=15'),
       expect.stringContaining('stored m1'),
     ]);
+    // Each line's host (spec §3), as in the search.
+    expect(screen.getByRole('columnheader', { name: 'Serveur' })).toBeInTheDocument();
+    expect(rows[0]).toHaveTextContent('mx1.example.com');
     const [quarantined, rejected] = screen.getAllByTestId('uuid-transaction');
     expect(within(quarantined!).getByTestId('uuid-outcome')).toHaveTextContent('Mise en quarantaine');
     expect(within(quarantined!).getByRole('link', { name: /Voir l’e-mail en quarantaine/ })).toHaveAttribute(
@@ -79,6 +82,15 @@ describe('haraka/logs/{uuid}', () => {
       unmount();
       await i18n.changeLanguage('fr');
     }
+  });
+
+  it('a path deeper than a uuid is a not-found page with a way back, not the search', async () => {
+    const { calls } = mockApi(() => jsonResponse(200, {}));
+    renderLogs(`/haraka/logs/${CONN}/more`);
+    expect(await screen.findByTestId('haraka-not-found')).toHaveTextContent('Page introuvable');
+    expect(calls).toHaveLength(0);
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: /Retour aux journaux/ }));
+    expect(currentLocation()).toBe('/haraka/logs');
   });
 
   it('a malformed uuid in the address is refused without asking the api', async () => {

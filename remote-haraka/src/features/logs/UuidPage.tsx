@@ -124,7 +124,7 @@ function UuidLogs({ data }: { data: HarakaUuidLogs }) {
         pagination={false}
         size="small"
         tableLayout="fixed"
-        scroll={phone ? undefined : { x: 900 }}
+        scroll={phone ? undefined : { x: 1000 }}
         onRow={() => ({ 'data-testid': 'log-row' }) as object}
         aria-label={t('logs.table_label')}
         data-testid="uuid-lines"

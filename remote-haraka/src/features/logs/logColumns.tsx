@@ -11,8 +11,8 @@ export const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas
 export const WRAP = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', wordBreak: 'break-word' } as const;
 
 /**
- * The columns of a table of log lines. The search shows each line's host and links its uuid to that
- * uuid's page; the page of one uuid shows the uuid as text (a connection's lines carry its
+ * The columns of a table of log lines, each with its host (spec §3). The search links a line's uuid to
+ * that uuid's page; the page of one uuid shows the uuid as text (a connection's lines carry its
  * transactions' uuids). On a phone each line is one stacked cell, like the other remotes' lists.
  */
 export function useLogColumns({ search }: { search: boolean }): ColumnsType<HarakaLogLine> {
@@ -52,7 +52,7 @@ export function useLogColumns({ search }: { search: boolean }): ColumnsType<Hara
               </Typography.Text>
             </Flex>
             <Typography.Text type="secondary" style={{ fontSize: 12, ...WRAP }}>
-              {(search ? [l.hostname, l.origin] : [l.uuid, l.origin]).filter(Boolean).join(' · ')}
+              {(search ? [l.hostname, l.origin] : [l.hostname, l.uuid, l.origin]).filter(Boolean).join(' · ')}
             </Typography.Text>
             {message(l.message)}
             {search && l.uuid ? uuidCell(l.uuid) : null}
@@ -69,9 +69,7 @@ export function useLogColumns({ search }: { search: boolean }): ColumnsType<Hara
       width: 100,
       render: (s: LogSeverity) => <SeverityTag severity={s} />,
     },
-    ...(search
-      ? [{ key: 'hostname', title: t('logs.columns.hostname'), dataIndex: 'hostname', width: 160, render: text }]
-      : []),
+    { key: 'hostname', title: t('logs.columns.hostname'), dataIndex: 'hostname', width: 160, render: text },
     { key: 'uuid', title: t('logs.columns.uuid'), dataIndex: 'uuid', width: 200, render: uuidCell },
     { key: 'origin', title: t('logs.columns.origin'), dataIndex: 'origin', width: 130, render: text },
     { key: 'message', title: t('logs.columns.message'), dataIndex: 'message', render: message },
