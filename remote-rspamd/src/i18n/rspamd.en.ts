@@ -326,6 +326,8 @@ const en: typeof rspamd = {
       'The rule applies when every pattern given matches. When several rules apply, the strictest action wins: reject, soft reject, greylist, add a header, accept.',
     search_placeholder: 'Name or pattern',
     empty: 'No system rules',
+    id: 'ID',
+    id_help: 'Rspamd names this rule system:{{id}} in the symbols of a message it matched.',
     name: 'Rule name',
     patterns_legend: 'Patterns (at least one)',
     fields: { from: 'Sender', subject: 'Subject', to: 'Recipient', ip: 'Client’s IP address' },

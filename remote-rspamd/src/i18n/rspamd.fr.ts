@@ -334,6 +334,8 @@ const rspamd = {
       'La règle s’applique quand tous les motifs indiqués correspondent. Si plusieurs règles s’appliquent, l’action la plus stricte l’emporte\u00a0: rejeter, refus temporaire, liste grise, ajouter un en-tête, accepter.',
     search_placeholder: 'Nom ou motif',
     empty: 'Aucune règle système',
+    id: 'Identifiant',
+    id_help: 'Rspamd désigne cette règle par system:{{id}} dans les symboles d’un message qu’elle a visé.',
     name: 'Nom de la règle',
     patterns_legend: 'Motifs (au moins un)',
     fields: { from: 'Expéditeur', subject: 'Objet', to: 'Destinataire', ip: 'Adresse IP du client' },

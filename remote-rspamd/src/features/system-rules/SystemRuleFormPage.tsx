@@ -1,6 +1,7 @@
 import Form, { type Rule } from 'antd/es/form';
 import Input from 'antd/es/input';
 import Switch from 'antd/es/switch';
+import Typography from 'antd/es/typography';
 import { DetailStates, NotFound } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
@@ -108,6 +109,14 @@ function SystemRuleForm({ rule }: { rule: SystemRule | null }) {
       saving={saving}
       refusal={refusal}
     >
+      {rule && (
+        // Rspamd names a matching rule by this id (QC_SYSTEM_<ACTION> system:<id> in a message's symbols).
+        <Form.Item label={t('system.id')} extra={t('system.id_help', { id: rule.id })}>
+          <Typography.Text code copyable data-testid="system-id">
+            {rule.id}
+          </Typography.Text>
+        </Form.Item>
+      )}
       <Form.Item
         name="name"
         label={t('system.name')}

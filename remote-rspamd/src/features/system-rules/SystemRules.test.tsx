@@ -174,6 +174,9 @@ describe('system rules', () => {
     const user = userEvent.setup({ delay: null });
     const form = within(await screen.findByTestId('system-form-page'));
     expect(form.getByRole('heading', { level: 1, name: 'Modifier une règle système' })).toBeInTheDocument();
+    // Its id (spec §3), as Rspamd names it in a message's symbols.
+    expect(form.getByTestId('system-id')).toHaveTextContent('s1');
+    expect(form.getByText(/system:s1/)).toBeInTheDocument();
     expect(form.getByLabelText('Nom de la règle')).toHaveValue('Invoices from abroad');
     expect(form.getByLabelText('Expéditeur')).toHaveValue('*@bad.example');
     expect(form.getByLabelText('Objet')).toHaveValue('*invoice*');
