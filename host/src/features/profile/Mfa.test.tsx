@@ -107,16 +107,12 @@ describe('MFA: turning it on (spec §4): QR → 6-digit code → backup codes sh
     await waitFor(() => expect(mfaSection().getByTestId('mfa-status')).toHaveTextContent('Activée'));
   });
 
-  it('a wrong code (400 errors.totp_code) stays on the code step with one error: the field’s, no notice', async () => {
+  /** Turns MFA on with `code`, the enable call answered by `enabled`; gives the dialog. */
+  async function submitCode(code: string, enabled: () => Response) {
     signIn();
     mockApi((c) => {
       if (c.path === '/api/users/me/mfa/setup/') return jsonResponse(200, { secret: SECRET, otpauth_url: OTPAUTH });
-      if (c.path === '/api/users/me/mfa/enable/')
-        return jsonResponse(400, {
-          detail: 'The code is not valid.',
-          code: 'invalid_code',
-          errors: { totp_code: 'x' },
-        });
+      if (c.path === '/api/users/me/mfa/enable/') return enabled();
       return jsonResponse(200, USER);
     });
     renderPage(<ProfilePage />);
@@ -125,8 +121,15 @@ describe('MFA: turning it on (spec §4): QR → 6-digit code → backup codes sh
     const dialog = await screen.findByRole('dialog');
     await within(dialog).findByTestId('mfa-qr');
     await user.click(within(dialog).getByRole('button', { name: 'Suivant' }));
-    await user.type(within(dialog).getByLabelText('Code à 6 chiffres'), '000000');
+    await user.type(within(dialog).getByLabelText('Code à 6 chiffres'), code);
     await user.click(within(dialog).getByRole('button', { name: 'Activer' }));
+    return dialog;
+  }
+
+  it('a wrong code (400 errors.totp_code) stays on the code step with one error: the field’s, no notice', async () => {
+    const dialog = await submitCode('000000', () =>
+      jsonResponse(400, { detail: 'The code is not valid.', code: 'invalid_code', errors: { totp_code: 'x' } }),
+    );
     expect(await within(dialog).findByText(/Code TOTP invalide/)).toBeInTheDocument();
     // Issue 23: one error, not a field error and a notice saying it again.
     expect(screen.getAllByText(/Code TOTP invalide/)).toHaveLength(1);
@@ -136,21 +139,7 @@ describe('MFA: turning it on (spec §4): QR → 6-digit code → backup codes sh
   });
 
   it('a server error while verifying the code: the notice "Erreur lors de la vérification du code TOTP", still on the code step', async () => {
-    signIn();
-    mockApi((c) => {
-      if (c.path === '/api/users/me/mfa/setup/') return jsonResponse(200, { secret: SECRET, otpauth_url: OTPAUTH });
-      if (c.path === '/api/users/me/mfa/enable/')
-        return jsonResponse(500, { detail: 'unexpected', code: 'internal_error' });
-      return jsonResponse(200, USER);
-    });
-    renderPage(<ProfilePage />);
-    const user = userEvent.setup();
-    await user.click(mfaSection().getByRole('button', { name: 'Activer' }));
-    const dialog = await screen.findByRole('dialog');
-    await within(dialog).findByTestId('mfa-qr');
-    await user.click(within(dialog).getByRole('button', { name: 'Suivant' }));
-    await user.type(within(dialog).getByLabelText('Code à 6 chiffres'), '123456');
-    await user.click(within(dialog).getByRole('button', { name: 'Activer' }));
+    await submitCode('123456', () => jsonResponse(500, { detail: 'unexpected', code: 'internal_error' }));
     await waitFor(() => expect(noticeTitles()).toEqual(['error:Erreur lors de la vérification du code TOTP']));
     expect(screen.getByTestId('mfa-enable-modal')).toHaveAttribute('data-step', 'verify');
   });
