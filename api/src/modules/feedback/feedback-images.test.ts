@@ -273,6 +273,18 @@ describe('images stored before uploads were re-encoded', () => {
       expect(meta.exif).toBeUndefined();
       expect(meta.comments).toBeUndefined();
       expect(leftovers[n]!.filter((marker) => out.includes(marker))).toEqual([]);
+      // Stored so from then on, as an upload is now: the next download is these bytes.
+      const row = await t.db
+        .selectFrom('feedback_images')
+        .select(['data', 'size', 'reencoded'])
+        .where('id', '=', url.split('/').at(-2)!)
+        .executeTakeFirstOrThrow();
+      expect({ ...row, data: Buffer.from(row.data).equals(out) }).toEqual({
+        data: true,
+        size: out.length,
+        reencoded: 1,
+      });
+      expect((await download(url)).rawPayload.equals(out)).toBe(true);
     }
   });
 

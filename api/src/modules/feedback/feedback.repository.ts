@@ -65,6 +65,16 @@ export async function findImage(
     .executeTakeFirst();
 }
 
+/** An image stored before uploads were re-encoded, replaced by its re-encoded bytes (once). */
+export async function storeReencoded(db: DbExecutor, imageId: string, data: Buffer): Promise<void> {
+  await db
+    .updateTable('feedback_images')
+    .set({ data, size: data.length, reencoded: 1 })
+    .where('id', '=', imageId)
+    .where('reencoded', '=', 0)
+    .execute();
+}
+
 /** How many feedback rows this user stored since `since` (epoch ms), and when the oldest of them was. */
 export async function recentFeedback(
   db: DbExecutor,

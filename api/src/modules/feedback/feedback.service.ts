@@ -30,6 +30,7 @@ import {
   listImageMeta,
   lockUser,
   recentFeedback,
+  storeReencoded,
   type FeedbackImageRow,
 } from './feedback.repository';
 
@@ -277,9 +278,9 @@ const storedNotAnImage = () =>
 /**
  * One image. Stored since uploads are re-encoded (issue 21 item 3, `reencoded` = 1): served as
  * stored. Stored before (0): still the bytes as sent (text chunks, EXIF, a polyglot's HTML), so
- * re-encoded at each download (0.1 s for a 5 MB PNG or JPEG, up to 1.6 s for a worst-case GIF, off
- * the event loop, admins only). Bytes that are not the type the row says, or do not decode, are
- * refused (415), never sent.
+ * re-encoded at its first download (0.1 s for a 5 MB PNG or JPEG, up to 1.6 s for a worst-case GIF,
+ * off the event loop, admins only) and stored so, as an upload is now. Bytes that are not the type
+ * the row says, or do not decode, are refused (415), never sent.
  */
 export async function feedbackImage(
   db: Db,
@@ -297,6 +298,7 @@ export async function feedbackImage(
     const clean = await reencodeImage(stored, mime);
     if ('error' in clean) throw storedNotAnImage();
     data = clean.data;
+    await storeReencoded(db, imageId, data);
   }
   const name = `feedback-${feedbackId}-${row.position}`;
   return { mime, data, disposition: attachment(name, `.${EXTENSIONS[mime]}`, 'feedback') };
