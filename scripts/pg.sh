@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL for the test suite: `pg.sh start` prints nothing but sets it up on
-# 127.0.0.1:$QC_PG_PORT (default 55432, trust auth, data in /tmp), `pg.sh stop` removes it.
+# 127.0.0.1:$QC_PG_PORT (default 55432, trust auth, data in /tmp), `pg.sh stop` removes it,
+# `pg.sh running` succeeds when it is up.
 source "$(dirname "$0")/lib.sh"
 PORT=${QC_PG_PORT:-55432}
 DIR=${QC_PG_DIR:-/tmp/qc-test-pg}
@@ -24,10 +25,14 @@ start)
   as_pg "$B/pg_ctl" -D "$DIR" -w -l "$DIR/server.log" \
     -o "-h 127.0.0.1 -p $PORT -k $DIR -c max_connections=200 -c shared_buffers=128MB" start >/dev/null
   ;;
+running)
+  B=$(bin)
+  [ -n "$B" ] && as_pg "$B/pg_ctl" -D "$DIR" status >/dev/null 2>&1
+  ;;
 stop)
   B=$(bin)
   [ -n "$B" ] && as_pg "$B/pg_ctl" -D "$DIR" -m fast stop >/dev/null 2>&1 || true
   rm -rf "$DIR"
   ;;
-*) echo "usage: pg.sh start|stop" >&2; exit 2 ;;
+*) echo "usage: pg.sh start|stop|running" >&2; exit 2 ;;
 esac

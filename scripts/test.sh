@@ -24,7 +24,10 @@ stage() { # stage <name> <minutes> <command...>: a stage that hangs is stopped, 
   fi
 }
 summary() { node scripts/test-summary.mjs "$RESULTS" "${failed[@]+"${failed[@]}"}"; }
-trap 'bash scripts/pg.sh stop' EXIT
+# The test PostgreSQL is removed at the end, unless it was already up (a developer's): left running.
+pg_ours=1
+if bash scripts/pg.sh running; then pg_ours=""; fi
+trap '[ -z "$pg_ours" ] || bash scripts/pg.sh stop' EXIT
 
 # Set-up failures are reported like any other stage, so the run still ends with its summary line.
 stage setup 20 bash scripts/setup.sh
