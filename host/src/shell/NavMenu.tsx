@@ -73,7 +73,12 @@ export function NavMenu() {
     const item = (e: RouteEntry) => ({
       key: e.id,
       icon: ICONS[e.id],
-      label: <Link to={e.href}>{t(`nav.${e.id}`)}</Link>,
+      // The title shows a label the 240 px drawer cuts short ("Filtres du panneau de contrôle").
+      label: (
+        <Link to={e.href} title={t(`nav.${e.id}`)}>
+          {t(`nav.${e.id}`)}
+        </Link>
+      ),
     });
     const out: NonNullable<MenuProps['items']> = [];
     const groupsAdded = new Set<NavGroup>();

@@ -65,7 +65,10 @@ describe('protected layout (spec §2)', () => {
     mockApi(() => jsonResponse(200, { ...USER, role: 'admin' }));
     renderShell('/dashboard');
     const nav = screen.getByRole('navigation', { name: 'Navigation principale' });
-    expect(await within(nav).findByRole('link', { name: 'Avis' })).toHaveAttribute('href', '/feedback');
+    const link = await within(nav).findByRole('link', { name: 'Avis' });
+    expect(link).toHaveAttribute('href', '/feedback');
+    // Its label as a title too: the drawer cuts a long one short.
+    expect(link).toHaveAttribute('title', 'Avis');
   });
 
   it('the tab title names the page; a page may name it better, and leaving it gives the route name back', async () => {
