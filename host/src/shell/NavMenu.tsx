@@ -57,7 +57,7 @@ export function selectedEntry(pathname: string, entries: readonly RouteEntry[]):
 }
 
 /** Drawer navigation from the ONE route table, filtered by role and by /remotes.json. */
-export function NavMenu() {
+export function NavMenu({ collapsed }: { collapsed: boolean }) {
   const { t } = useTranslation('host');
   const role = useSession((s) => s.user?.role);
   const remotesStatus = useRemotes((s) => s.status);
@@ -104,13 +104,17 @@ export function NavMenu() {
 
   return (
     <Menu
+      // Collapsed, a group opens as a pop-up on demand: antd opens the default keys' pop-up at mount
+      // (over the page, on every page of the group), so the rail has none; expanding remounts the
+      // menu with the page's group open.
+      key={collapsed ? 'rail' : 'drawer'}
       mode="inline"
       // "light" in both themes: under antd's dark algorithm it takes the shell's one dark palette
       // (its "dark" menu is navy); the selected entry's colour is set in @qc/ui-state for AA.
       theme="light"
       items={items}
       selectedKeys={selected ? [selected.id] : []}
-      defaultOpenKeys={openGroup ? [`group:${openGroup}`] : []}
+      defaultOpenKeys={openGroup && !collapsed ? [`group:${openGroup}`] : []}
       style={{ borderInlineEnd: 0 }}
     />
   );

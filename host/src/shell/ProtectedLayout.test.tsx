@@ -181,6 +181,35 @@ describe('the feedback button covers nothing (issue 23)', () => {
   });
 });
 
+describe('the drawer’s groups', () => {
+  it.each([
+    ['on a phone', true],
+    ['on a collapsed desktop rail', false],
+  ])('%s, a page of a group does not open the group’s menu over the page', async (_, phone) => {
+    if (!phone) localStorage.setItem(DRAWER_COLLAPSED_KEY, 'true');
+    const restore = phone ? asPhone() : () => undefined;
+    try {
+      signIn({ ...USER, role: 'admin' });
+      mockApi(() => jsonResponse(200, { ...USER, role: 'admin' }));
+      renderShell('/rspamd/system-rules');
+      expect(await screen.findByText('page content')).toBeInTheDocument();
+      expect(screen.getByTestId('drawer')).toHaveAttribute('data-collapsed', 'true');
+      // The group holds the page's entry (its icon is marked), and stays closed until asked.
+      await waitFor(() => expect(document.querySelector('.ant-menu-submenu-selected')).not.toBeNull());
+      expect(screen.queryByRole('menuitem', { name: 'Règles système' })).toBeNull();
+    } finally {
+      restore();
+    }
+  });
+
+  it('expanded, the group of the page is open', async () => {
+    signIn({ ...USER, role: 'admin' });
+    mockApi(() => jsonResponse(200, { ...USER, role: 'admin' }));
+    renderShell('/rspamd/system-rules');
+    expect(await screen.findByRole('menuitem', { name: 'Règles système' })).toBeVisible();
+  });
+});
+
 describe('one dark palette (issue 23)', () => {
   afterEach(() => useTheme.getState().setMode('light'));
 

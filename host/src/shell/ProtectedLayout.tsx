@@ -140,7 +140,7 @@ export function ProtectedLayout() {
             {collapsed ? 'QC' : t('common:app.name')}
           </Link>
           <nav ref={nav} aria-label={t('nav.main')} style={{ flex: 1 }}>
-            <NavMenu />
+            <NavMenu collapsed={collapsed} />
           </nav>
           {narrow ? (
             <div
