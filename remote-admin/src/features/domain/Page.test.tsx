@@ -8,6 +8,7 @@ import {
   jsonResponse,
   mockApi,
   noticeTitles,
+  onPhoneScreen,
   renderDomains,
   signInAs,
   type ApiCall,
@@ -51,6 +52,20 @@ describe('domain detail', () => {
     expect(within(users).getByRole('link', { name: 'boss@a.example' })).toHaveAttribute('href', '/users/u3');
     expect(users).toHaveTextContent('Administrateur de domaine');
     expect(users).toHaveTextContent('Désactivé');
+  });
+
+  it('on a phone the users are one cell each (the address, its role under it): nothing pushes the page sideways', async () => {
+    const restore = onPhoneScreen();
+    try {
+      api();
+      renderDomains('/domains/d1');
+      const users = await screen.findByRole('table', { name: 'Utilisateurs du domaine' });
+      expect(within(users).getAllByRole('columnheader')).toHaveLength(1);
+      const row = within(users).getByRole('link', { name: 'boss@a.example' }).closest('tr')!;
+      expect(row).toHaveTextContent('Administrateur de domaine');
+    } finally {
+      restore();
+    }
   });
 
   it('edits name and description (only what changed is sent)', async () => {

@@ -8,7 +8,7 @@ import Form from 'antd/es/form';
 import Modal from 'antd/es/modal';
 import Table from 'antd/es/table';
 import Tag from 'antd/es/tag';
-import { formatDateTime, PageHeader, TableEmptyText, useDocumentTitle } from '@qc/ui';
+import { formatDateTime, PageHeader, TableEmptyText, useDocumentTitle, usePhoneLayout } from '@qc/ui';
 import { notify } from '@qc/ui-state';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -141,6 +141,18 @@ function DomainEditForm({ domain }: { domain: DomainDetail }) {
 /** The domain's first users (by e-mail), each a link to their page; all of them: the users list filtered. */
 function DomainUsers({ domain }: { domain: DomainDetail }) {
   const { t } = useTranslation('admin');
+  const phone = usePhoneLayout();
+  const emailLink = (u: DomainUserSummary) => (
+    <Link to={`/users/${encodeURIComponent(u.id)}`} style={{ overflowWrap: 'anywhere' }} data-testid="domain-user-link">
+      {u.email}
+    </Link>
+  );
+  const roleTags = (u: DomainUserSummary) => (
+    <Flex gap={4} wrap>
+      <RoleTag role={u.role} />
+      {u.is_active ? null : <Tag>{t('users.tags.inactive')}</Tag>}
+    </Flex>
+  );
   return (
     <Card
       title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('domain.users_title')}</h2>}
@@ -160,28 +172,26 @@ function DomainUsers({ domain }: { domain: DomainDetail }) {
         dataSource={domain.users}
         aria-label={t('domain.users_label')}
         locale={{ emptyText: <TableEmptyText>{t('domain.users_empty')}</TableEmptyText> }}
-        columns={[
-          {
-            key: 'email',
-            title: t('users.columns.email'),
-            render: (_: unknown, u) => (
-              <Link to={`/users/${encodeURIComponent(u.id)}`} data-testid="domain-user-link">
-                {u.email}
-              </Link>
-            ),
-          },
-          {
-            key: 'role',
-            title: t('users.columns.role'),
-            width: 200,
-            render: (_: unknown, u) => (
-              <Flex gap={4} wrap>
-                <RoleTag role={u.role} />
-                {u.is_active ? null : <Tag>{t('users.tags.inactive')}</Tag>}
-              </Flex>
-            ),
-          },
-        ]}
+        // On a phone one cell, the role under the address: two columns pushed the page sideways.
+        columns={
+          phone
+            ? [
+                {
+                  key: 'user',
+                  title: t('users.columns.email'),
+                  render: (_: unknown, u) => (
+                    <Flex vertical gap={4} align="flex-start" style={{ minWidth: 0 }}>
+                      {emailLink(u)}
+                      {roleTags(u)}
+                    </Flex>
+                  ),
+                },
+              ]
+            : [
+                { key: 'email', title: t('users.columns.email'), render: (_: unknown, u) => emailLink(u) },
+                { key: 'role', title: t('users.columns.role'), width: 200, render: (_: unknown, u) => roleTags(u) },
+              ]
+        }
         data-testid="domain-users"
       />
     </Card>
