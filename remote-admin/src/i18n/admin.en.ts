@@ -128,9 +128,9 @@ const en: typeof admin = {
     self_delete: 'You cannot delete your own account.',
     mfa: {
       title: 'Two-factor authentication',
-      enabled: 'Enabled',
-      disabled: 'Disabled',
-      pending_setup: 'Required: will be set up at the next sign-in',
+      enabled: 'Enabled: every sign-in asks for a code.',
+      disabled: 'Disabled: signing in asks for the password only.',
+      pending_setup: 'Required: will be set up at the next sign-in.',
       reset: 'Reset two-factor authentication',
       reset_help: 'Removes the secret and the backup codes and ends the user’s sessions.',
       reset_title: 'Reset the two-factor authentication of {{email}}?',

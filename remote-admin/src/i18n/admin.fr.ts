@@ -128,9 +128,9 @@ const admin = {
     self_delete: 'Vous ne pouvez pas supprimer votre propre compte.',
     mfa: {
       title: 'Double authentification',
-      enabled: 'Activée',
-      disabled: 'Désactivée',
-      pending_setup: 'Exigée\u00a0: sera configurée à la prochaine connexion',
+      enabled: 'Activée\u00a0: chaque connexion demande un code.',
+      disabled: 'Désactivée\u00a0: la connexion ne demande que le mot de passe.',
+      pending_setup: 'Exigée\u00a0: sera configurée à la prochaine connexion.',
       reset: 'Réinitialiser la double authentification',
       reset_help: 'Retire le secret et les codes de secours et termine les sessions de l’utilisateur.',
       reset_title: 'Réinitialiser la double authentification de {{email}}\u00a0?',

@@ -63,7 +63,7 @@ describe('user detail', () => {
     await waitFor(() => expect(sent(calls, 'PATCH')).toHaveLength(1));
     expect(sent(calls, 'PATCH')[0]!.body).toEqual({ first_name: 'Janet', mfa_required: true });
     await waitFor(() => expect(noticeTitles()).toEqual(['success: Utilisateur mis à jour']));
-    expect(await screen.findByText('Exigée : sera configurée à la prochaine connexion')).toBeInTheDocument();
+    expect(await screen.findByText('Exigée : sera configurée à la prochaine connexion.')).toBeInTheDocument();
   });
 
   it('an external user: username and e-mail read-only, with why; first and last name editable', async () => {
