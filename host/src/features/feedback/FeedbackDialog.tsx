@@ -172,6 +172,7 @@ export default function FeedbackDialog({ open, onClose }: { open: boolean; onClo
             >
               <Radio.Group
                 optionType="button"
+                buttonStyle="solid"
                 aria-label={t('feedback.type')}
                 data-testid="feedback-type"
                 options={FEEDBACK_TYPES.map((value) => ({ value, label: t(`feedback.types.${value}`) }))}

@@ -70,6 +70,7 @@ export function ListsSection() {
           <Radio.Group
             aria-label={t('lists.scope.label')}
             optionType="button"
+            buttonStyle="solid"
             value={choice}
             onChange={(e) => setChoice(e.target.value as ScopeChoice)}
             options={choices.map((c) => ({ value: c, label: t(`lists.scope.${c}`) }))}

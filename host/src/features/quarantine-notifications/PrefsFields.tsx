@@ -112,6 +112,7 @@ export function PrefsFields({
       <Form.Item name="language" label={k('language')}>
         <Radio.Group
           optionType="button"
+          buttonStyle="solid"
           aria-label={k('language')}
           data-testid={`${idPrefix}-language`}
           options={DIGEST_LANGUAGES.map((l) => ({ value: l, label: t(`common:language.${l}`) }))}

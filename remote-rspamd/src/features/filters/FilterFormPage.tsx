@@ -103,6 +103,7 @@ function FilterForm({ type, rule }: { type: FilterType; rule: RspamdFilter | nul
       >
         <Radio.Group
           optionType="button"
+          buttonStyle="solid"
           // Four long labels ("Expression régulière"…) do not fit one row of a 390 px phone: wrap.
           style={{ display: 'flex', flexWrap: 'wrap', rowGap: 8 }}
           options={FILTER_PATTERN_TYPES[type].map((p) => ({ value: p, label: t(`pattern_types.${p}.label`) }))}
