@@ -328,6 +328,7 @@ const en: typeof rspamd = {
     empty: 'No system rules',
     id: 'ID',
     id_help: 'Rspamd names this rule system:{{id}} in the symbols of a message it matched.',
+    enabled_help: 'A disabled rule is kept, but Rspamd does not apply it.',
     name: 'Rule name',
     patterns_legend: 'Patterns (at least one)',
     fields: { from: 'Sender', subject: 'Subject', to: 'Recipient', ip: 'Client’s IP address' },

@@ -336,6 +336,7 @@ const rspamd = {
     empty: 'Aucune règle système',
     id: 'Identifiant',
     id_help: 'Rspamd désigne cette règle par system:{{id}} dans les symboles d’un message qu’elle a visé.',
+    enabled_help: 'Une règle désactivée est gardée mais Rspamd ne l’applique pas.',
     name: 'Nom de la règle',
     patterns_legend: 'Motifs (au moins un)',
     fields: { from: 'Expéditeur', subject: 'Objet', to: 'Destinataire', ip: 'Adresse IP du client' },

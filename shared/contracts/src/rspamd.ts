@@ -30,7 +30,8 @@ export type FilterAction = z.infer<typeof FilterAction>;
 export const APANEL_ACTIONS = ['reject', 'accept', 'add_header', 'discard', 'quarantine'] as const;
 export const ApanelAction = z.enum(APANEL_ACTIONS);
 export type ApanelAction = z.infer<typeof ApanelAction>;
-export const SYSTEM_RULE_ACTIONS = ['reject', 'add_header', 'greylist', 'soft_reject', 'accept'] as const;
+/** Strictest first: when several rules match, the first of these wins (mailstack's rspamd.lua). */
+export const SYSTEM_RULE_ACTIONS = ['reject', 'soft_reject', 'greylist', 'add_header', 'accept'] as const;
 export const SystemRuleAction = z.enum(SYSTEM_RULE_ACTIONS);
 export type SystemRuleAction = z.infer<typeof SystemRuleAction>;
 

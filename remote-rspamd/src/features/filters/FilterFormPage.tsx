@@ -6,7 +6,7 @@ import { DetailStates, NotFound } from '@qc/ui';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
-import { ActionField, RuleFormShell, StoredHint } from '../rules/RuleFormShell';
+import { ActionField, RuleFormShell, StoredHint, storedDiffers } from '../rules/RuleFormShell';
 import { createRule, filtersEndpoint, updateRule } from '../rules/rules.api';
 import { useRule } from '../rules/rules.queries';
 import {
@@ -72,6 +72,9 @@ function FilterForm({ type, rule }: { type: FilterType; rule: RspamdFilter | nul
     nameOf: (saved) => String(saved.value ?? ''),
   });
   const stored = live.check?.stored ?? null;
+  // The api may store the pattern under another type than the one chosen: the hint says which.
+  const storedSuffix =
+    stored && stored.pattern_type !== patternType ? t(`pattern_types.${stored.pattern_type}.label`) : undefined;
 
   return (
     <RuleFormShell<FilterValues>
@@ -113,16 +116,11 @@ function FilterForm({ type, rule }: { type: FilterType; rule: RspamdFilter | nul
       <Form.Item
         name="value"
         label={t(`families.${type}.value_label`)}
+        // No extra at all while there is no hint: an empty one still took a row under the field.
         extra={
-          <StoredHint
-            typed={values?.value ?? ''}
-            stored={stored?.value ?? null}
-            suffix={
-              stored && stored.pattern_type !== patternType
-                ? t(`pattern_types.${stored.pattern_type}.label`)
-                : undefined
-            }
-          />
+          storedDiffers(values?.value ?? '', stored?.value ?? null, storedSuffix) ? (
+            <StoredHint typed={values?.value ?? ''} stored={stored?.value ?? null} suffix={storedSuffix} />
+          ) : undefined
         }
         rules={[
           { required: true, whitespace: true, message: t('errors.pattern_required') },

@@ -127,10 +127,14 @@ export function ActionField({ actions, testId }: { actions: readonly RuleAction[
   );
 }
 
+/** Whether the api's normalised form of a value says something the typed one does not. */
+export const storedDiffers = (typed: string, stored: string | null, suffix?: string) =>
+  stored !== null && (stored !== typed.trim() || Boolean(suffix));
+
 /** "Saved as …": the api's normalised form of a value, when it differs from what was typed. */
 export function StoredHint({ typed, stored, suffix }: { typed: string; stored: string | null; suffix?: string }) {
   const { t } = useTranslation('rspamd');
-  if (stored === null || (stored === typed.trim() && !suffix)) return null;
+  if (!storedDiffers(typed, stored, suffix)) return null;
   return (
     <Typography.Text type="secondary" data-testid="rule-stored-hint">
       {t('form.stored_as', { value: stored })}

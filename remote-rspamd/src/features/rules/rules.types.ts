@@ -54,11 +54,12 @@ export const APANEL_ACTIONS = [
   'discard',
   'quarantine',
 ] as const satisfies readonly ApanelAction[];
+/** Strictest first: the order in which one wins over another (the form's intro says so). */
 export const SYSTEM_RULE_ACTIONS = [
   'reject',
-  'add_header',
-  'greylist',
   'soft_reject',
+  'greylist',
+  'add_header',
   'accept',
 ] as const satisfies readonly SystemRuleAction[];
 /** Every action of the three kinds (one label and colour each). */

@@ -154,7 +154,7 @@ function SystemRuleForm({ rule }: { rule: SystemRule | null }) {
         ))}
       </fieldset>
       <ActionField actions={SYSTEM_RULE_ACTIONS} testId="system-action" />
-      <Form.Item name="enabled" label={t('form.enabled')} valuePropName="checked" extra={t('form.enabled_help')}>
+      <Form.Item name="enabled" label={t('form.enabled')} valuePropName="checked" extra={t('system.enabled_help')}>
         <Switch data-testid="system-enabled" />
       </Form.Item>
     </RuleFormShell>
