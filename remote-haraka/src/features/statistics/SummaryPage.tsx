@@ -63,9 +63,10 @@ export function SummaryPage() {
               to: formatUtcDay(data.range.to, lang),
             })}
           </Typography.Text>
-          <Row gutter={[16, 16]} role="list" aria-label={t('summary.cards_label')}>
+          {/* Five cards sharing the width at any size (a 24-column grid left a fifth of it empty). */}
+          <Flex wrap gap={16} role="list" aria-label={t('summary.cards_label')}>
             {(['total', ...LOG_SEVERITIES] as const).map((key) => (
-              <Col xs={12} md={8} xl={4} key={key} role="listitem">
+              <div key={key} role="listitem" style={{ flex: '1 1 120px', minWidth: 0 }}>
                 <Card size="small" data-testid={`summary-card-${key}`}>
                   <div id={`${base}-card-${key}`} style={{ marginBottom: 4 }}>
                     {key === 'total' ? t('summary.total') : <SeverityTag severity={key} />}
@@ -78,9 +79,9 @@ export function SummaryPage() {
                     {count(key === 'total' ? data.total : data.by_severity[key])}
                   </div>
                 </Card>
-              </Col>
+              </div>
             ))}
-          </Row>
+          </Flex>
           {data.total === 0 ? (
             <PageEmpty description={t('stats.empty')} />
           ) : (
@@ -96,6 +97,8 @@ export function SummaryPage() {
 function SummaryDetails({ data, count }: { data: HarakaSummary; count: (v: number) => string }) {
   const { t } = useTranslation('haraka');
   const num = (v: number) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{count(v)}</span>;
+  // Wrapped, not cut: on a phone an ellipsis left "qco…" of an origin.
+  const name = (v: string) => <span style={{ overflowWrap: 'anywhere' }}>{v}</span>;
   return (
     <>
       <Row gutter={[16, 16]}>
@@ -108,13 +111,12 @@ function SummaryDetails({ data, count }: { data: HarakaSummary; count: (v: numbe
               dataSource={data.top_hostnames}
               aria-label={t('summary.top_hostnames')}
               columns={[
-                { key: 'hostname', title: t('summary.columns.hostname'), dataIndex: 'hostname', ellipsis: true },
+                { key: 'hostname', title: t('summary.columns.hostname'), dataIndex: 'hostname', render: name },
                 {
                   key: 'total',
                   title: t('summary.columns.total'),
                   dataIndex: 'total',
                   align: 'right',
-                  width: 110,
                   render: num,
                 },
               ]}
@@ -130,13 +132,12 @@ function SummaryDetails({ data, count }: { data: HarakaSummary; count: (v: numbe
               dataSource={data.top_error_origins}
               aria-label={t('summary.top_error_origins')}
               columns={[
-                { key: 'origin', title: t('summary.columns.origin'), dataIndex: 'origin', ellipsis: true },
+                { key: 'origin', title: t('summary.columns.origin'), dataIndex: 'origin', render: name },
                 {
                   key: 'errors',
                   title: t('summary.columns.errors'),
                   dataIndex: 'errors',
                   align: 'right',
-                  width: 90,
                   render: num,
                 },
                 {
@@ -144,7 +145,6 @@ function SummaryDetails({ data, count }: { data: HarakaSummary; count: (v: numbe
                   title: t('summary.columns.warnings'),
                   dataIndex: 'warnings',
                   align: 'right',
-                  width: 130,
                   render: num,
                 },
               ]}
