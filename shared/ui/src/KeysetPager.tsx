@@ -4,6 +4,7 @@ import Flex from 'antd/es/flex';
 import Typography from 'antd/es/typography';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { usePhoneLayout } from './usePhoneLayout';
 
 /** History state of a list entry: the cursors of the pages before it (keyset: no page numbers). */
 export interface PagerState {
@@ -64,6 +65,10 @@ export function useKeysetNavigation<F extends { cursor: string | null }>(
 /** Page number, First, Previous and Next buttons of a keyset pager; test ids `<testPrefix>-first|prev|next|page-number`. */
 export function KeysetPagerButtons({ pager, testPrefix }: { pager: KeysetPager; testPrefix: string }) {
   const { t } = useTranslation('common');
+  // On a phone Previous and Next are their arrows (named for assistive technology and on hover):
+  // with their words, Next fell alone onto a second line.
+  const phone = usePhoneLayout();
+  const words = (label: string) => (phone ? { 'aria-label': label, title: label } : {});
   return (
     // Wraps on a narrow screen (a phone) instead of pushing the page wider than the window.
     <Flex align="center" justify="flex-end" gap={8} wrap>
@@ -85,11 +90,17 @@ export function KeysetPagerButtons({ pager, testPrefix }: { pager: KeysetPager; 
         disabled={!pager.hasPrevious}
         onClick={pager.goPrevious}
         data-testid={`${testPrefix}-prev`}
+        {...words(t('pager.previous'))}
       >
-        {t('pager.previous')}
+        {phone ? null : t('pager.previous')}
       </Button>
-      <Button disabled={!pager.hasNext} onClick={pager.goNext} data-testid={`${testPrefix}-next`}>
-        {t('pager.next')}
+      <Button
+        disabled={!pager.hasNext}
+        onClick={pager.goNext}
+        data-testid={`${testPrefix}-next`}
+        {...words(t('pager.next'))}
+      >
+        {phone ? null : t('pager.next')}
         <RightOutlined aria-hidden />
       </Button>
     </Flex>
