@@ -1,5 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { PageHeader } from './PageHeader';
+import { onPhoneScreen } from './testing';
 
 const LONG =
   'Téléchargements, libérations et suppressions faits par les utilisateurs de votre domaine ou sur ses e-mails, ainsi que les modifications et événements de sécurité de ses comptes et du domaine.';
@@ -15,6 +16,18 @@ describe('page header (issue 23)', () => {
     const description = screen.getByText(LONG);
     expect(row).not.toContainElement(description);
     expect(row.compareDocumentPosition(description) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('on a phone the actions come after the description, not between it and the title', () => {
+    const restore = onPhoneScreen();
+    try {
+      render(<PageHeader title="Historique" description={LONG} extra={<button type="button">Actualiser</button>} />);
+      const button = screen.getByRole('button', { name: 'Actualiser' });
+      expect(screen.getByTestId('page-header-row')).not.toContainElement(button);
+      expect(screen.getByText(LONG).compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    } finally {
+      restore();
+    }
   });
 
   it('without actions nor description, the title alone', () => {
