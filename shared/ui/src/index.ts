@@ -16,6 +16,7 @@ export {
 export { PageHeader } from './PageHeader';
 export { VisuallyHidden } from './VisuallyHidden';
 export { matchesMedia, NARROW_QUERY, PHONE_QUERY, useMediaQuery, usePhoneLayout } from './usePhoneLayout';
+export { useChoiceGroup } from './choice-group';
 export { APP_NAME, documentTitle, useDocumentTitle } from './document-title';
 export { formatDateTime, formatUtcDay } from './date-format';
 export {

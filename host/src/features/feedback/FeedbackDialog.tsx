@@ -23,6 +23,7 @@ import {
 } from './feedback-rules';
 import { blobToDataUrl } from './data-url';
 import { useSendFeedback } from './feedback.queries';
+import { useChoiceGroup } from '@qc/ui';
 
 /** Spec §4: the confirmation stays 4 s, the dialog closes after 2 s; an error notice stays 4 s. */
 export const CONFIRMATION_MS = 4_000;
@@ -51,6 +52,7 @@ function imageProblem(file: { type?: string; size?: number }): ImageProblem | nu
  */
 export default function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t, i18n } = useTranslation('host');
+  const choiceGroup = useChoiceGroup();
   const [form] = Form.useForm<FeedbackValues>();
   const send = useSendFeedback();
   const [status, setStatus] = useState<FeedbackStatus>('open');
@@ -171,8 +173,7 @@ export default function FeedbackDialog({ open, onClose }: { open: boolean; onClo
               rules={[{ required: true, message: t('feedback.validation.type') }]}
             >
               <Radio.Group
-                optionType="button"
-                buttonStyle="solid"
+                {...choiceGroup}
                 aria-label={t('feedback.type')}
                 data-testid="feedback-type"
                 options={FEEDBACK_TYPES.map((value) => ({ value, label: t(`feedback.types.${value}`) }))}

@@ -4,7 +4,7 @@ import Tabs from 'antd/es/tabs';
 import Typography from 'antd/es/typography';
 import { useSession } from '@qc/auth';
 import type { ListKind } from '@qc/contracts';
-import { Field, SearchSelect, type SearchOption } from '@qc/ui';
+import { Field, type SearchOption, SearchSelect, useChoiceGroup } from '@qc/ui';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListPanel } from './ListPanel';
@@ -27,6 +27,7 @@ const KINDS: ListKind[] = ['whitelist', 'blacklist'];
  */
 export function ListsSection() {
   const { t } = useTranslation('host');
+  const choiceGroup = useChoiceGroup();
   const base = useId();
   const role = useSession((s) => s.user?.role);
   const choices = scopeChoices(role);
@@ -69,8 +70,7 @@ export function ListsSection() {
         <Flex vertical gap={8}>
           <Radio.Group
             aria-label={t('lists.scope.label')}
-            optionType="button"
-            buttonStyle="solid"
+            {...choiceGroup}
             value={choice}
             onChange={(e) => setChoice(e.target.value as ScopeChoice)}
             options={choices.map((c) => ({ value: c, label: t(`lists.scope.${c}`) }))}

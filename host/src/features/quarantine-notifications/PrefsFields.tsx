@@ -12,6 +12,7 @@ import type { TFunction } from 'i18next';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { matchesTimeZone, timeZoneLabel, timeZoneOptions } from './time-zones';
+import { useChoiceGroup } from '@qc/ui';
 
 /** The four choices shared by one's own settings and the admin's defaults. */
 export type PrefsValues = NotificationPrefs;
@@ -50,6 +51,7 @@ export function PrefsFields({
   timeZoneHint?: string | null;
 }) {
   const { t } = useTranslation('host');
+  const choiceGroup = useChoiceGroup();
   const enabled = Form.useWatch('enabled', form) as boolean | undefined;
   const frequency = Form.useWatch('frequency', form) as DigestFrequency | undefined;
   const current = Form.useWatch('time_zone', form) as string | undefined;
@@ -65,8 +67,7 @@ export function PrefsFields({
       </Form.Item>
       <Form.Item name="frequency" label={k('frequency')} extra={help}>
         <Radio.Group
-          optionType="button"
-          buttonStyle="solid"
+          {...choiceGroup}
           aria-label={k('frequency')}
           data-testid={`${idPrefix}-frequency`}
           options={DIGEST_FREQUENCIES.map((f) => ({ value: f, label: k(`frequencies.${f}`) }))}
@@ -111,8 +112,7 @@ export function PrefsFields({
       </Row>
       <Form.Item name="language" label={k('language')}>
         <Radio.Group
-          optionType="button"
-          buttonStyle="solid"
+          {...choiceGroup}
           aria-label={k('language')}
           data-testid={`${idPrefix}-language`}
           options={DIGEST_LANGUAGES.map((l) => ({ value: l, label: t(`common:language.${l}`) }))}

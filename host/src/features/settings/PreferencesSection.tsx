@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router-dom';
 import { applyServerPreferences, PAGE_SIZES, THEME_MODES, toPageSize, toServerPreferences } from './preferences-sync';
 import { useSavePreferences, useServerPreferences } from './settings.queries';
+import { useChoiceGroup } from '@qc/ui';
 
 interface PreferencesValues {
   themeMode: ThemeMode;
@@ -101,6 +102,7 @@ function showUnedited(form: FormInstance<PreferencesValues>, p: UserPreferences,
  */
 export function PreferencesSection() {
   const { t } = useTranslation('host');
+  const choiceGroup = useChoiceGroup();
   const [form] = Form.useForm<PreferencesValues>();
   const server = useServerPreferences();
   const save = useSavePreferences();
@@ -162,8 +164,7 @@ export function PreferencesSection() {
       {modalHolder}
       <Form.Item name="themeMode" label={t('settings.preferences.theme')}>
         <Radio.Group
-          optionType="button"
-          buttonStyle="solid"
+          {...choiceGroup}
           aria-label={t('settings.preferences.theme')}
           data-testid="preferences-theme"
           options={THEME_MODES.map((mode) => ({
@@ -178,8 +179,7 @@ export function PreferencesSection() {
       </Form.Item>
       <Form.Item name="defaultPageSize" label={t('settings.preferences.page_size')}>
         <Radio.Group
-          optionType="button"
-          buttonStyle="solid"
+          {...choiceGroup}
           aria-label={t('settings.preferences.page_size')}
           data-testid="preferences-page-size"
           options={PAGE_SIZES.map((size) => ({

@@ -2,7 +2,7 @@ import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
 import Switch from 'antd/es/switch';
-import { DetailStates, NotFound } from '@qc/ui';
+import { DetailStates, NotFound, useChoiceGroup } from '@qc/ui';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
@@ -47,6 +47,7 @@ function bodyOf(v: FilterValues) {
 /** The form of a filter of one family: new (`rule` null) or edited. */
 function FilterForm({ type, rule }: { type: FilterType; rule: RspamdFilter | null }) {
   const { t } = useTranslation('rspamd');
+  const choiceGroup = useChoiceGroup();
   const [form] = Form.useForm<FilterValues>();
   const ep = useMemo(() => filtersEndpoint(type), [type]);
   const backTo = RSPAMD_PATHS.filters(type);
@@ -105,10 +106,7 @@ function FilterForm({ type, rule }: { type: FilterType; rule: RspamdFilter | nul
         rules={[live.rule('pattern_type')]}
       >
         <Radio.Group
-          optionType="button"
-          buttonStyle="solid"
-          // Four long labels ("Expression régulière"…) do not fit one row of a 390 px phone: wrap.
-          style={{ display: 'flex', flexWrap: 'wrap', rowGap: 8 }}
+          {...choiceGroup}
           options={FILTER_PATTERN_TYPES[type].map((p) => ({ value: p, label: t(`pattern_types.${p}.label`) }))}
           data-testid="filter-pattern-type"
         />
