@@ -4,6 +4,8 @@ import type admin from './admin.fr';
 const en: typeof admin = {
   none: '—',
   never: 'Never',
+  last_login_at: 'Last sign-in: {{when}}',
+  last_login_never: 'Last sign-in: never',
   you: 'You',
   users: {
     title: 'Users',

@@ -2,6 +2,9 @@
 const admin = {
   none: '—',
   never: 'Jamais',
+  /** A phone's summary line of a user. */
+  last_login_at: 'Dernière connexion\u00a0: {{when}}',
+  last_login_never: 'Dernière connexion\u00a0: jamais',
   you: 'Vous',
   users: {
     title: 'Utilisateurs',

@@ -207,7 +207,10 @@ describe('users list', () => {
       const bob = screen.getAllByTestId('user-summary')[1]!;
       expect(within(bob).getByRole('link', { name: 'bob@b.example' })).toBeInTheDocument();
       expect(within(bob).getByTestId('user-status')).toHaveTextContent('Désactivé');
-      expect(bob).toHaveTextContent('b.example · Dernière connexion Jamais');
+      expect(bob).toHaveTextContent('b.example · Dernière connexion : jamais');
+      expect(screen.getAllByTestId('user-summary')[0]).toHaveTextContent(
+        /a\.example · Dernière connexion : 20\/11\/2026/,
+      );
       expect(screen.queryByRole('columnheader', { name: /Dernière connexion/ })).toBeNull();
       // Only the search at first; the other filters behind "More filters".
       expect(screen.queryByLabelText('Rôle')).toBeNull();

@@ -89,7 +89,8 @@ export function userColumns(
               {extraTags(u)}
             </Flex>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {domainName(u)} · {t('users.columns.last_login')} {u.last_login ? date(u.last_login) : t('never')}
+              {u.domain ? `${u.domain.name} · ` : null}
+              {u.last_login ? t('last_login_at', { when: formatDateTime(u.last_login, lang) }) : t('last_login_never')}
             </Typography.Text>
           </Flex>
         ),
