@@ -29,7 +29,7 @@ const lists = {
   total_one: '{{count}}\u00a0adresse',
   total_other: '{{count}}\u00a0adresses',
   shown: '{{shown}} affichées sur {{total}}',
-  search: 'Rechercher',
+  search: 'Recherche',
   search_placeholder: 'Partie d’une adresse',
   add: {
     label: 'Ajouter une adresse',

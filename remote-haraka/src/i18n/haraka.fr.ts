@@ -41,7 +41,7 @@ const haraka = {
     },
     filters: {
       label: 'Filtres des journaux',
-      q: 'Rechercher',
+      q: 'Recherche',
       q_placeholder: 'Texte du message',
       severity: 'Gravité',
       any_severity: 'Toutes',

@@ -214,7 +214,7 @@ describe('settings: whitelist and blacklist (issue 18)', () => {
     expect(listCalls(calls).at(-1)!.search).toContain('cursor=c2');
     expect(screen.queryByTestId('list-load-more')).toBeNull();
 
-    await user.type(screen.getByLabelText('Rechercher'), 'friend{Enter}');
+    await user.type(screen.getByLabelText('Recherche'), 'friend{Enter}');
     await waitFor(() => expect(screen.getAllByTestId('list-entry')).toHaveLength(1));
     expect(listCalls(calls).at(-1)!.search).toContain('q=friend');
   });
