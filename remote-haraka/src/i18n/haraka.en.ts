@@ -35,9 +35,8 @@ const harakaEn: typeof haraka = {
       line: 'Line',
       date: 'Date and time',
       severity: 'Severity',
-      hostname: 'Host',
+      source: 'Host · origin',
       uuid: 'UUID',
-      origin: 'Origin',
       message: 'Message',
     },
     filters: {

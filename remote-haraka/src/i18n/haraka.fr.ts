@@ -34,9 +34,8 @@ const haraka = {
       line: 'Ligne',
       date: 'Date et heure',
       severity: 'Gravité',
-      hostname: 'Serveur',
+      source: 'Serveur · origine',
       uuid: 'UUID',
-      origin: 'Origine',
       message: 'Message',
     },
     filters: {

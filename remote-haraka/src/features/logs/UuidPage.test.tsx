@@ -53,8 +53,9 @@ describe('haraka/logs/{uuid}', () => {
       expect.stringContaining('stored m1'),
     ]);
     // Each line's host (spec §3), as in the search.
-    expect(screen.getByRole('columnheader', { name: 'Serveur' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Serveur · origine' })).toBeInTheDocument();
     expect(rows[0]).toHaveTextContent('mx1.example.com');
+    expect(within(rows[1]!).getByTestId('log-origin')).toHaveTextContent('rspamd');
     const [quarantined, rejected] = screen.getAllByTestId('uuid-transaction');
     expect(within(quarantined!).getByTestId('uuid-outcome')).toHaveTextContent('Mise en quarantaine');
     expect(within(quarantined!).getByRole('link', { name: /Voir l’e-mail en quarantaine/ })).toHaveAttribute(

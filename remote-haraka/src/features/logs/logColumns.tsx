@@ -61,7 +61,7 @@ export function useLogColumns({ search }: { search: boolean }): ColumnsType<Hara
       },
     ];
   return [
-    { key: 'ts', title: t('logs.columns.date'), dataIndex: 'ts', width: 190, render: dateCell },
+    { key: 'ts', title: t('logs.columns.date'), dataIndex: 'ts', width: 180, render: dateCell },
     {
       key: 'severity',
       title: t('logs.columns.severity'),
@@ -69,9 +69,23 @@ export function useLogColumns({ search }: { search: boolean }): ColumnsType<Hara
       width: 100,
       render: (s: LogSeverity) => <SeverityTag severity={s} />,
     },
-    { key: 'hostname', title: t('logs.columns.hostname'), dataIndex: 'hostname', width: 160, render: text },
-    { key: 'uuid', title: t('logs.columns.uuid'), dataIndex: 'uuid', width: 200, render: uuidCell },
-    { key: 'origin', title: t('logs.columns.origin'), dataIndex: 'origin', width: 130, render: text },
+    // The host with the line's origin under it: a column of its own left the message a third of the row.
+    {
+      key: 'hostname',
+      title: t('logs.columns.source'),
+      width: 170,
+      render: (_: unknown, l) => (
+        <Flex vertical style={{ minWidth: 0 }}>
+          {text(l.hostname)}
+          {l.origin ? (
+            <Typography.Text type="secondary" style={{ fontSize: 12, ...WRAP }} data-testid="log-origin">
+              {l.origin}
+            </Typography.Text>
+          ) : null}
+        </Flex>
+      ),
+    },
+    { key: 'uuid', title: t('logs.columns.uuid'), dataIndex: 'uuid', width: 190, render: uuidCell },
     { key: 'message', title: t('logs.columns.message'), dataIndex: 'message', render: message },
   ];
 }
