@@ -3,6 +3,7 @@ import Button, { type ButtonProps } from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Modal from 'antd/es/modal';
 import Typography from 'antd/es/typography';
+import { usePhoneLayout } from '@qc/ui';
 import { notify, type Notice } from '@qc/ui-state';
 import type { TFunction } from 'i18next';
 import { useRef } from 'react';
@@ -55,6 +56,8 @@ export function BulkBar({
   testPrefix: string;
 }) {
   const { t } = useTranslation('rspamd');
+  // Touch-sized on a phone: the small buttons were about 24 px high.
+  const buttonSize = usePhoneLayout() ? 'middle' : 'small';
   const [modal, contextHolder] = Modal.useModal();
   const bulk = useBulkRules(ep);
   const group = useRef<HTMLDivElement>(null);
@@ -102,7 +105,7 @@ export function BulkBar({
         {t('bulk.selected', { count: ids.length })}
       </Typography.Text>
       <Button
-        size="small"
+        size={buttonSize}
         icon={<CheckOutlined aria-hidden />}
         disabled={!ids.length}
         loading={busy('enable')}
@@ -112,7 +115,7 @@ export function BulkBar({
         {t('bulk.enable')}
       </Button>
       <Button
-        size="small"
+        size={buttonSize}
         icon={<StopOutlined aria-hidden />}
         disabled={!ids.length}
         loading={busy('disable')}
@@ -122,7 +125,7 @@ export function BulkBar({
         {t('bulk.disable')}
       </Button>
       <Button
-        size="small"
+        size={buttonSize}
         danger
         icon={<DeleteOutlined aria-hidden />}
         disabled={!ids.length}

@@ -104,7 +104,8 @@ export function RuleTable<T extends BaseRule>({
   const deleteButton = (rule: T) => (
     <Button
       danger
-      size="small"
+      // Touch-sized on a phone (small is about 24 px high).
+      size={phone ? 'middle' : 'small'}
       icon={<DeleteOutlined aria-hidden />}
       onClick={() => confirmDelete(rule.id, nameOf(rule))}
       aria-label={t('list.delete_label', { name: nameOf(rule) })}
