@@ -57,7 +57,8 @@ export function LogsPerDayPage() {
       width: phone ? 110 : 160,
       render: (d: string) => <time dateTime={d}>{formatUtcDay(d, lang)}</time>,
     },
-    ...LOG_SEVERITIES.map((s) => ({
+    // Most severe first: on a phone the table scrolls, and ERROR and WARN are the ones to see.
+    ...[...LOG_SEVERITIES].reverse().map((s) => ({
       key: s,
       title: t(`severities.${s}`),
       dataIndex: s,

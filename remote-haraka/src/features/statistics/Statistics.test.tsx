@@ -78,6 +78,12 @@ describe('haraka/statistics/logs-per-day', () => {
       const rows = screen.getAllByTestId('per-day-row');
       expect(rows).toHaveLength(30);
       expect(rows[0]).toHaveTextContent('20 nov. 2026'); // newest first
+      // Most severe first (on a phone the table scrolls sideways).
+      expect(
+        within(screen.getByTestId('per-day-table'))
+          .getAllByRole('columnheader')
+          .map((h) => h.textContent),
+      ).toEqual(['Jour', 'ERROR', 'WARN', 'NOTICE', 'INFO', 'Total']);
     } finally {
       useTheme.setState({ resolved: 'light' } as never);
     }
