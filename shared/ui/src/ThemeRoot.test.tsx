@@ -1,8 +1,10 @@
 import Button from 'antd/es/button';
+import Descriptions from 'antd/es/descriptions';
+import { initI18n } from '@qc/i18n';
 import theme from 'antd/es/theme';
 import { PRIMARY_COLORS, toThemeConfig } from '@qc/ui-state';
 import { render, screen } from '@testing-library/react';
-import { ThemeRoot } from './ThemeRoot';
+import { FRENCH_COLON_GAP, ThemeRoot } from './ThemeRoot';
 
 describe('theme root', () => {
   it('a busy button is named by its own text only (antd names its spinner "loading" in English)', () => {
@@ -13,6 +15,25 @@ describe('theme root', () => {
     );
     expect(screen.getByRole('button')).toHaveAccessibleName('Libérer');
     expect(document.querySelector('.anticon-loading')).not.toBeNull();
+  });
+
+  it.each([
+    ['fr', `${FRENCH_COLON_GAP}px`],
+    ['en', '2px'],
+  ])('%s: the gap before a description label’s colon (a word space in French)', async (lng, gap) => {
+    await initI18n().changeLanguage(lng);
+    try {
+      render(
+        <ThemeRoot>
+          <Descriptions items={[{ key: 'created', label: 'Création', children: '28/11/2026' }]} />
+        </ThemeRoot>,
+      );
+      const css = Array.from(document.querySelectorAll('style'), (s) => s.textContent).join('\n');
+      // antd writes the gap as a CSS variable of the Descriptions component.
+      expect(css.replace(/\s/g, '')).toContain(`--ant-descriptions-colon-margin-left:${gap}`);
+    } finally {
+      await initI18n().changeLanguage('fr');
+    }
   });
 });
 
