@@ -33,6 +33,15 @@ export const HARAKA_LEVELS: Record<string, LogSeverity | null> = {
 /** Haraka's uuid: a connection (8-4-4-4-12 hex, upper or lower case) or its transaction `<uuid>.<n>`. */
 export const HARAKA_UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(\.\d{1,6})?$/;
 export const HarakaUuid = z.string().regex(HARAKA_UUID, 'Not a Haraka uuid (8-4-4-4-12 hex, optionally .N).');
+/** A quarantined e-mail's id (26 Crockford base-32 characters): `haraka/logs/{id}` shows its uuid's lines. */
+export const EMAIL_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+/** What `haraka/logs/{…}` takes (spec §2: the logs of one e-mail or uuid). */
+export const LogsSubject = z
+  .string()
+  .refine(
+    (v) => HARAKA_UUID.test(v) || EMAIL_ID.test(v),
+    'Neither a Haraka uuid (8-4-4-4-12 hex, optionally .N) nor an e-mail id.',
+  );
 
 export const LOG_LIMITS = {
   /** Lines per ingest batch (413 above). */

@@ -5,7 +5,7 @@ import {
   HarakaLogsPerDay,
   HarakaStatsQuery,
   HarakaSummary,
-  HarakaUuid,
+  LogsSubject,
   HarakaUuidLogs,
   LOG_LIMITS,
   LogIngestRequest,
@@ -26,7 +26,7 @@ export const LOG_INGEST_BODY_LIMIT = 16 * 1024 * 1024;
 const tooLarge = (detail: string) => new HttpError(413, 'payload_too_large', detail);
 const tags = ['haraka'];
 const security = [{ bearer: [] }];
-const UuidParams = z.object({ uuid: HarakaUuid });
+const UuidParams = z.object({ uuid: LogsSubject });
 
 export const harakaLogsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   // Role checked before the query is validated: a domain_admin or user learns nothing but 403.
@@ -98,15 +98,17 @@ export const harakaLogsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       onRequest: adminOnly,
       schema: {
         tags,
-        summary: 'Every line of one Haraka connection or transaction, oldest first (admin)',
+        summary:
+          'Every line of one Haraka connection or transaction, or of one quarantined e-mail, oldest first (admin)',
         description:
           'A connection uuid gives its own lines and those of all its transactions (`<uuid>.<n>`); a transaction ' +
-          `uuid, its lines only. At most ${UUID_LOG_LINES} lines (\`truncated\` when there were more; the oldest ` +
+          'uuid, its lines only; a quarantined e-mail’s id, those of the transaction it was received in. ' +
+          `At most ${UUID_LOG_LINES} lines (\`truncated\` when there were more; the oldest ` +
           'are kept). `transactions`: per transaction, its outcome read from the lines (haraka-plugin-qconsole’s ' +
           '"quarantined", "discarded", "rejected by", "deferred"; Haraka’s `queue code=OK|DENY*|DENYSOFT*` and ' +
           'hook DENY*; the disconnect line of a one-transaction connection) and the quarantined e-mail it became ' +
           '(by its uuid, or a sender’s retry matched to a copy stored earlier). 400 `errors.uuid` when malformed; ' +
-          '404 `logs_not_found` when no line has it.',
+          '404 `logs_not_found` when no line has it (or no e-mail has that id).',
         security,
         params: UuidParams,
         response: { 200: HarakaUuidLogs, 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError },

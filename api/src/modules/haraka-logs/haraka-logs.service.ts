@@ -1,5 +1,6 @@
 import {
   dateFilterBound,
+  EMAIL_ID,
   HARAKA_LEVELS,
   HARAKA_UUID,
   LOG_LIMITS,
@@ -23,6 +24,7 @@ import {
   connectionOf,
   DAY_MS,
   emailIdsByUuid,
+  uuidOfEmail,
   existingMessageIds,
   insertLogLines,
   readCounts,
@@ -156,7 +158,10 @@ export async function searchLogs(deps: Deps, query: HarakaLogQuery, now = Date.n
 
 /** GET /api/haraka/logs/{uuid}/: the lines, oldest first, and each transaction's outcome and e-mail. */
 export async function uuidLogs(deps: Deps, given: string): Promise<HarakaUuidLogs> {
-  const uuid = given.toUpperCase();
+  // An e-mail's id stands for the uuid it was received under (spec §2: "one e-mail or uuid").
+  const ofEmail = EMAIL_ID.test(given) ? await uuidOfEmail(deps.db, given) : given;
+  if (!ofEmail) throw new HttpError(404, 'logs_not_found', 'No logs found for this email or UUID.');
+  const uuid = ofEmail.toUpperCase();
   const rows = await uuidLogsQuery(deps.db, uuid, UUID_LOG_LINES + 1).execute();
   if (!rows.length) throw new HttpError(404, 'logs_not_found', 'No logs found for this email or UUID.');
   const lines = rows.slice(0, UUID_LOG_LINES);

@@ -338,8 +338,27 @@ describe('logs of one uuid', () => {
     expect(kept.map((r) => r.uuid)).toEqual([`${retryConn}.1`]);
   });
 
+  test('a quarantined e-mail’s id gives the lines of the transaction it was received in', async () => {
+    const res = await getOk<{ uuid: string; lines: { uuid: string }[]; transactions: unknown[] }>(
+      `/api/haraka/logs/${emailId}/`,
+    );
+    expect(res.uuid).toBe(`${conn}.1`);
+    expect(new Set(res.lines.map((l) => l.uuid))).toEqual(new Set([`${conn}.1`]));
+    expect(res.transactions).toEqual([{ uuid: `${conn}.1`, outcome: 'quarantined', email_id: emailId }]);
+    // An id no e-mail has, in the right form: nothing to show.
+    const unknown = await get(`/api/haraka/logs/${'0'.repeat(26)}/`);
+    expect([unknown.statusCode, json(unknown).code]).toEqual([404, 'logs_not_found']);
+  });
+
   test('malformed: 400 with errors.uuid; unknown: 404 logs_not_found', async () => {
-    for (const bad of ['nope', `${conn}.x`, `${conn}.1234567`, `${conn.slice(1)}`]) {
+    for (const bad of [
+      'nope',
+      `${conn}.x`,
+      `${conn}.1234567`,
+      `${conn.slice(1)}`,
+      `${emailId}U`,
+      emailId.toLowerCase(),
+    ]) {
       const res = await get(`/api/haraka/logs/${bad}/`);
       expect([bad, res.statusCode, Object.keys(json<{ errors?: object }>(res).errors ?? {})]).toEqual([
         bad,

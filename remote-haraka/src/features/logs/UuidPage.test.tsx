@@ -85,6 +85,21 @@ describe('haraka/logs/{uuid}', () => {
     }
   });
 
+  it('a quarantined e-mail’s id (spec §2 “one e-mail or uuid”): asked as is, the title names its uuid', async () => {
+    const { calls } = mockApi(() =>
+      jsonResponse(200, {
+        uuid: `${CONN}.1`,
+        lines: LINES.slice(1),
+        truncated: false,
+        transactions: [{ uuid: `${CONN}.1`, outcome: 'quarantined', email_id: '01KB2C3D4E5F6G7H8J9K0M1N2P' }],
+      }),
+    );
+    renderLogs('/haraka/logs/01KB2C3D4E5F6G7H8J9K0M1N2P');
+    expect(await screen.findAllByTestId('log-row')).toHaveLength(2);
+    expect(calls[0]!.path).toBe('/api/haraka/logs/01KB2C3D4E5F6G7H8J9K0M1N2P/');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(`${CONN}.1`);
+  });
+
   it('a path deeper than a uuid is a not-found page with a way back, not the search', async () => {
     const { calls } = mockApi(() => jsonResponse(200, {}));
     renderLogs(`/haraka/logs/${CONN}/more`);

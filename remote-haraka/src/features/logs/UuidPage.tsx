@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { RemoteVersion } from '../../RemoteVersion';
 import { useUuidLogs } from './logs.queries';
-import { HARAKA_UUID, type HarakaLogLine, type HarakaUuidLogs, type TransactionOutcome } from './logs.types';
+import { EMAIL_ID, HARAKA_UUID, type HarakaLogLine, type HarakaUuidLogs, type TransactionOutcome } from './logs.types';
 import { MONO, useLogColumns, WRAP } from './logColumns';
 
 const OUTCOME_COLORS: Record<TransactionOutcome, string> = {
@@ -32,13 +32,18 @@ function BackLink() {
   );
 }
 
-/** Spec §2 `haraka/logs/{uuid}`: every line of one connection or transaction, oldest first, and what became of it. */
+/**
+ * Spec §2 `haraka/logs/{uuid}`: every line of one connection or transaction, oldest first, and what
+ * became of it; for a quarantined e-mail's id, those of the transaction it was received in.
+ */
 export function UuidPage() {
   const { t } = useTranslation('haraka');
   const { uuid = '' } = useParams();
-  const valid = HARAKA_UUID.test(uuid);
+  const valid = HARAKA_UUID.test(uuid) || EMAIL_ID.test(uuid);
   const logs = useUuidLogs(uuid, valid);
-  useDocumentTitle(t('uuid.title', { uuid }));
+  // An e-mail's id stands for its uuid: the title names the uuid once it is known.
+  const shown = logs.data?.uuid ?? uuid;
+  useDocumentTitle(t('uuid.title', { uuid: shown }));
 
   let body: ReactNode;
   if (!valid) body = <PageError title={t('uuid.invalid')} extra={<BackLink />} />;
@@ -69,7 +74,7 @@ export function UuidPage() {
       <PageHeader
         title={
           <span id="haraka-uuid-title" style={{ overflowWrap: 'anywhere' }}>
-            {t('uuid.title', { uuid })}
+            {t('uuid.title', { uuid: shown })}
           </span>
         }
         description={t('uuid.description')}

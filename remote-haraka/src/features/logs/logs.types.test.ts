@@ -1,17 +1,19 @@
 import {
+  EMAIL_ID as API_EMAIL_ID,
   HARAKA_UUID as API_UUID,
   LOG_LIMITS,
   LOG_SEVERITIES as API_SEVERITIES,
   STATISTICS_PERIODS,
   TRANSACTION_OUTCOMES as API_OUTCOMES,
 } from '@qc/contracts';
-import { HARAKA_UUID, LOG_SEVERITIES, SEARCH_DAYS, STATS_PERIODS, TRANSACTION_OUTCOMES } from './logs.types';
+import { EMAIL_ID, HARAKA_UUID, LOG_SEVERITIES, SEARCH_DAYS, STATS_PERIODS, TRANSACTION_OUTCOMES } from './logs.types';
 
 describe('constants mirrored from @qc/contracts', () => {
   it('are the api’s', () => {
     expect(LOG_SEVERITIES).toEqual(API_SEVERITIES);
     expect(TRANSACTION_OUTCOMES).toEqual(API_OUTCOMES);
     expect(HARAKA_UUID.source).toBe(API_UUID.source);
+    expect(EMAIL_ID.source).toBe(API_EMAIL_ID.source);
     expect(SEARCH_DAYS).toBe(LOG_LIMITS.searchDays);
     expect(STATS_PERIODS).toEqual(STATISTICS_PERIODS);
   });

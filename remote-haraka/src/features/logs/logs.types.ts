@@ -26,6 +26,8 @@ export const TRANSACTION_OUTCOMES = [
 
 /** Haraka's uuid: a connection (8-4-4-4-12 hex) or its transaction `<uuid>.<n>` (HARAKA_UUID). */
 export const HARAKA_UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(\.\d{1,6})?$/;
+/** A quarantined e-mail's id (EMAIL_ID): `haraka/logs/{id}` shows the lines of its transaction. */
+export const EMAIL_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** The longest window one search may cover (LOG_LIMITS.searchDays). */
 export const SEARCH_DAYS = 31;
