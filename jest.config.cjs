@@ -30,8 +30,8 @@ const esmOnly = [
 const transformIgnorePatterns = [`/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?(${esmOnly.join('|')})[@/])`];
 
 module.exports = {
-  // The suites run side by side (SQLite ∥ PostgreSQL, two web workers) on a busy 2-core machine:
-  // a test that takes 2–3 s when idle must not fail at jest's 5 s default there.
+  // The api suites run side by side (SQLite ∥ PostgreSQL) on a busy 2-core machine: a test that
+  // takes 2–3 s when idle must not fail at jest's 5 s default there (the web project sets its own).
   testTimeout: 15_000,
   projects: [
     {

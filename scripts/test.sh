@@ -24,7 +24,8 @@ stage() { # stage <name> <minutes> <command...>: a stage that hangs is stopped, 
   fi
 }
 summary() { node scripts/test-summary.mjs "$RESULTS" "${failed[@]+"${failed[@]}"}"; }
-# The test PostgreSQL is removed at the end, unless it was already up (a developer's): left running.
+# The test PostgreSQL is removed at the end, unless it was already up (one a developer started with
+# `pg.sh start`, same data folder): that one is left running.
 pg_ours=1
 if bash scripts/pg.sh running; then pg_ours=""; fi
 trap '[ -z "$pg_ours" ] || bash scripts/pg.sh stop' EXIT

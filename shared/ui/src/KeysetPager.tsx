@@ -95,13 +95,15 @@ export function KeysetPagerButtons({ pager, testPrefix }: { pager: KeysetPager; 
         {phone ? null : t('pager.previous')}
       </Button>
       <Button
+        // On a phone the arrow is the icon, so the button is square like Previous.
+        icon={phone ? <RightOutlined aria-hidden /> : undefined}
         disabled={!pager.hasNext}
         onClick={pager.goNext}
         data-testid={`${testPrefix}-next`}
         {...words(t('pager.next'))}
       >
         {phone ? null : t('pager.next')}
-        <RightOutlined aria-hidden />
+        {phone ? null : <RightOutlined aria-hidden />}
       </Button>
     </Flex>
   );

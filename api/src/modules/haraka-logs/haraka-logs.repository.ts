@@ -137,13 +137,13 @@ export function uuidLogsQuery(db: DbExecutor, uuid: string, limit: number) {
     .limit(limit);
 }
 
-/** The quarantined e-mail of each transaction uuid: its own uuid, or a retry's matched to it. */
 /** The Haraka uuid a quarantined e-mail was received under (undefined: no such e-mail, or none stored). */
 export async function uuidOfEmail(db: DbExecutor, emailId: string): Promise<string | undefined> {
   const row = await db.selectFrom('quarantine_messages').select('uuid').where('id', '=', emailId).executeTakeFirst();
   return row?.uuid ?? undefined;
 }
 
+/** The quarantined e-mail of each transaction uuid: its own uuid, or a retry's matched to it. */
 export async function emailIdsByUuid(db: DbExecutor, uuids: string[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   if (!uuids.length) return found;

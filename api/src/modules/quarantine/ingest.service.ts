@@ -271,16 +271,16 @@ export function retryStableBytes(raw: Buffer, uuid: string): Buffer {
 /** Clock skew tolerated on a received_at given by the plugin; later is taken as now. */
 const FUTURE_SKEW_MS = 5 * 60 * 1000;
 
+/** What makes a retry under a new uuid the same message: its envelope and its retry-stable bytes. */
+export const dedupKeyOf = (mailFrom: string, recipients: string[], sameBytes: string) =>
+  sha256(`${mailFrom.toLowerCase()}\n${recipients.join('\n')}\n${sameBytes}`).toString('hex');
+
 /**
  * Stores a quarantined message (DESIGN §4 ingest). Idempotent: the same Haraka uuid, or the same
  * envelope and bytes under a new uuid, returns the id already stored (and keeps that new uuid beside
  * it: quarantine_message_uuids). Resolves
  * only once the transaction committed.
  */
-/** What makes a retry under a new uuid the same message: its envelope and its retry-stable bytes. */
-export const dedupKeyOf = (mailFrom: string, recipients: string[], sameBytes: string) =>
-  sha256(`${mailFrom.toLowerCase()}\n${recipients.join('\n')}\n${sameBytes}`).toString('hex');
-
 export async function ingestMessage(
   deps: Deps,
   meta: IngestMeta,

@@ -5,7 +5,7 @@ import Typography from 'antd/es/typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHasRole } from '@qc/auth';
-import { formatDateTime, usePhoneLayout } from '@qc/ui';
+import { formatDateTime, usePhoneLayout, useThemeToken } from '@qc/ui';
 import { Link } from 'react-router-dom';
 import {
   ACTION_COLORS,
@@ -19,9 +19,6 @@ import {
 import type { QuarantineDetail, QuarantineStatus } from '../quarantine/quarantine.types';
 import { revealBidi, shownSubject } from './bidi';
 import { Token, TOKEN_STYLE } from './tokens';
-
-/** antd's code font (its fontFamilyCode), for a uuid shown as a link rather than a code box. */
-const MONOSPACE = "'SFMono-Regular', Consolas, 'Liberation Mono', Menlo, Courier, monospace";
 
 /** An address the display name itself shows ("support@bank.example" <x@evil.example>), when it is not the sender's. */
 export function spoofedAddress(name: string | null, address: string): string | null {
@@ -58,6 +55,7 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
   const phone = usePhoneLayout();
   // Admins follow the uuid to Haraka's lines of this mail (remote-haraka, issue 19); others see it as text.
   const opensHaraka = useHasRole('admin');
+  const codeFont = useThemeToken().fontFamilyCode;
   const none = t('none');
   const text = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? none : revealBidi(v));
   // Addresses, ids and domains wrap only at their separators, never mid-token (tokens.tsx).
@@ -77,7 +75,7 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
       <Link to={`/haraka/logs/${encodeURIComponent(uuid)}`} data-testid={testId}>
         {/* In the link's colour (a code box hid that it is one, and split over two lines); its
             hyphens are break points already, no <wbr> in a link's accessible name. */}
-        <span style={{ ...TOKEN_STYLE, fontFamily: MONOSPACE }}>{uuid}</span>
+        <span style={{ ...TOKEN_STYLE, fontFamily: codeFont }}>{uuid}</span>
       </Link>
     ) : (
       code(uuid)
