@@ -3,21 +3,27 @@
 //
 // rspamd.lua (mailstack/rspamd/local.d) inserts QC_LIST_WHITELIST / QC_LIST_BLACKLIST with options
 // `<owner key>=list:<entry id>`: the owner whose list decided for some recipient (a recipient's
-// address, `@<their domain>` or `*` for the global list), once per owner. A recipient's entry is the
-// one keyed by their address, else by their @domain, else `*` (mails stored before: keyed by
-// recipient only, which resolves the same). The queue hook then decides each recipient's copy:
+// address, `@<their domain>` or `*` for the global list), once per owner. A whitelist option also
+// names the identities its entry matched (issue 29): `:env` (the envelope sender) and/or
+// `:from:<organisational domain of the header From>`, e.g. `bob@example.com=list:01J…:env`; an owner
+// whose whitelist matched several entries has one option each. A recipient's entry is the one keyed
+// by their address, else by their @domain, else `*` (mails stored before: keyed by recipient only,
+// which resolves the same). The queue hook then decides each recipient's copy:
 // - blacklisted: quarantined for that recipient, whatever the verdict (even a rule's forced accept);
 // - whitelisted: delivered although the verdict would quarantine it (score, Rspamd's reject such as
-//   GTUBE), unless a guard symbol shows the sender may be forged or the mail carries a virus
-//   ([lists] guard_symbols, guard_groups), Rspamd skipped its checks (GTUBE, is_skipped: SPF, DMARC
-//   and the antivirus never ran, so nothing says the sender is not forged), or a console rule forced
-//   the quarantine;
+//   GTUBE) only when an identity the entry matched is authenticated: the envelope sender passes SPF
+//   (R_SPF_ALLOW), or the header From passes DMARC or carries a valid DKIM signature of its
+//   organisational domain (DMARC_POLICY_ALLOW, R_DKIM_ALLOW d= aligned). An option without
+//   identities (an older rspamd.lua) is not authenticated. Even then not delivered when a guard symbol
+//   shows the sender may be forged or the mail carries a virus ([lists] guard_symbols,
+//   guard_groups), Rspamd skipped its checks (GTUBE, is_skipped: SPF, DMARC and the antivirus never
+//   ran), or a console rule forced the quarantine;
 // - anyone else: the message's verdict.
 // A forced reject, soft reject, greylist or discard was answered for everyone before and is not
 // changed by a list.
 
 const SYMBOL_KIND = { QC_LIST_WHITELIST: 'whitelist', QC_LIST_BLACKLIST: 'blacklist' };
-const OPTION = /^(.+)=list:([A-Za-z0-9_-]{1,64})$/;
+const OPTION = /^(.+)=list:([A-Za-z0-9_-]{1,64})(:env)?(?::from:([^\s:]+))?$/;
 
 function symbolEntries(symbols) {
   if (!symbols || typeof symbols !== 'object') return [];
@@ -33,9 +39,11 @@ function optionList(sym) {
 }
 
 /**
- * The list entries that decided, per owner key (lower case): Map → {kind, id}; a key on both lists
- * (cannot happen; kept safe) counts as blacklisted. `truncated`: Rspamd cut the blacklist's options
- * (an option that is not ours, such as its "..."): some blacklisted recipient may be missing.
+ * The list entries that decided, per owner key (lower case): Map → {kind, id} and, for a whitelist,
+ * `matches` [{id, env, from}] (each entry of that owner and what it matched: the envelope sender,
+ * the header From's organisational domain); a key on both lists (cannot happen; kept safe) counts as
+ * blacklisted. `truncated`: Rspamd cut the blacklist's options (an option that is not ours, such as
+ * its "..."): some blacklisted recipient may be missing.
  */
 function listHits(verdict) {
   const hits = new Map();
@@ -50,8 +58,15 @@ function listHits(verdict) {
         continue;
       }
       const key = m[1].toLowerCase();
-      if (hits.get(key)?.kind === 'blacklist') continue;
-      hits.set(key, { kind, id: m[2] });
+      const known = hits.get(key);
+      if (known?.kind === 'blacklist') continue;
+      if (kind === 'blacklist') {
+        hits.set(key, { kind, id: m[2] });
+        continue;
+      }
+      const match = { id: m[2], env: Boolean(m[3]), from: m[4] ? m[4].toLowerCase() : null };
+      if (known) known.matches.push(match);
+      else hits.set(key, { kind, id: m[2], matches: [match] });
     }
   }
   return Object.assign(hits, { truncated });
@@ -83,6 +98,41 @@ function guardSymbols(verdict, lists) {
   return found;
 }
 
+/** A domain aligned with an organisational domain (DMARC's relaxed alignment): it or a subdomain. */
+const aligned = (domain, org) => domain === org || domain.endsWith(`.${org}`);
+
+/**
+ * What Rspamd authenticated (its default symbol names): the envelope sender's domain passed SPF
+ * (R_SPF_ALLOW); the domains of valid DKIM signatures (R_DKIM_ALLOW options `<d>:s=<selector>`,
+ * before Rspamd 2 `<d>`); the header From passed DMARC (DMARC_POLICY_ALLOW options `<policy domain>`,
+ * `<policy>`: the From's domain or its organisational domain).
+ */
+function authenticated(verdict) {
+  const auth = { spf: false, dkim: [], dmarc: [] };
+  const domain = (option) => option.split(':')[0].toLowerCase();
+  for (const { name, sym } of symbolEntries(verdict?.symbols)) {
+    const upper = name.toUpperCase();
+    const options = optionList(sym);
+    if (upper === 'R_SPF_ALLOW') auth.spf = true;
+    if (upper === 'R_DKIM_ALLOW') auth.dkim.push(...options.map(domain));
+    if (upper === 'DMARC_POLICY_ALLOW' && options.length) auth.dmarc.push(domain(options[0]));
+  }
+  return auth;
+}
+
+/**
+ * How a whitelist entry's match is authenticated ('SPF', 'DMARC', 'DKIM d=<domain>'), or null: the
+ * entry must name the identity that passed, so a forged header From does not ride the envelope
+ * sender's SPF pass, nor a forged envelope sender the From's DKIM signature.
+ */
+function authenticatedBy(match, auth) {
+  if (match.env && auth.spf) return 'SPF';
+  if (!match.from) return null;
+  if (auth.dmarc.some((d) => aligned(d, match.from))) return 'DMARC';
+  const d = auth.dkim.find((domain) => aligned(domain, match.from));
+  return d ? `DKIM d=${d}` : null;
+}
+
 /**
  * What happens to each recipient's copy.
  * @param {object} o
@@ -96,6 +146,7 @@ function guardSymbols(verdict, lists) {
 function recipientPlan({ verdict, forced, base, recipients, lists }) {
   const hits = listHits(verdict);
   const guards = hits.size ? guardSymbols(verdict, lists) : [];
+  const auth = authenticated(verdict);
   return recipients.map((address) => {
     const hit = hitFor(hits, address);
     const entry = hit ? `list:${hit.id}` : '';
@@ -106,18 +157,22 @@ function recipientPlan({ verdict, forced, base, recipients, lists }) {
     if (!hit) return { address, kind: base.kind, reason: base.reason, list: null };
     if (hit.kind === 'blacklist') return { address, kind: 'quarantine', reason: `blacklist ${entry}`, list: hit };
     if (base.kind !== 'quarantine') return { address, kind: 'pass', reason: `whitelist ${entry}`, list: hit };
-    if (forced?.action === 'quarantine') {
-      return { address, kind: 'quarantine', reason: `${base.reason}; whitelist ${entry} not applied`, list: hit };
-    }
-    if (guards.length) {
-      return {
-        address,
-        kind: 'quarantine',
-        reason: `${base.reason}; whitelist ${entry} not applied (${guards.join(', ')})`,
-        list: hit,
-      };
-    }
-    return { address, kind: 'pass', reason: `whitelist ${entry} over ${base.reason}`, list: hit };
+    const held = (why) => ({
+      address,
+      kind: 'quarantine',
+      reason: `${base.reason}; whitelist ${entry} not applied${why}`,
+      list: hit,
+    });
+    if (forced?.action === 'quarantine') return held('');
+    if (guards.length) return held(` (${guards.join(', ')})`);
+    const proven = hit.matches.map((m) => ({ id: m.id, by: authenticatedBy(m, auth) })).find((m) => m.by);
+    if (!proven) return held(' (sender not authenticated)');
+    return {
+      address,
+      kind: 'pass',
+      reason: `whitelist list:${proven.id} (${proven.by}) over ${base.reason}`,
+      list: hit,
+    };
   });
 }
 
@@ -144,4 +199,13 @@ function parseLists(l = {}) {
   };
 }
 
-module.exports = { guardSymbols, hitFor, listHits, parseLists, recipientPlan, DEFAULT_GUARD_SYMBOLS };
+module.exports = {
+  authenticated,
+  authenticatedBy,
+  guardSymbols,
+  hitFor,
+  listHits,
+  parseLists,
+  recipientPlan,
+  DEFAULT_GUARD_SYMBOLS,
+};

@@ -28,18 +28,39 @@ const verdict = (action, score, symbols) => ({
 });
 const WHITE = (...opts) => sym('QC_LIST_WHITELIST', opts);
 const BLACK = (...opts) => sym('QC_LIST_BLACKLIST', opts);
+// Rspamd's own options: SPF's mechanism; DKIM's `<d>:s=<selector>`; DMARC's policy domain and policy.
+const SPF_ALLOW = sym('R_SPF_ALLOW', ['+ip4:192.0.2.0/24']);
+const DKIM_ALLOW = (...domains) =>
+  sym(
+    'R_DKIM_ALLOW',
+    domains.map((d) => `${d}:s=mail`),
+  );
+const DMARC_ALLOW = (domain) => sym('DMARC_POLICY_ALLOW', [domain, 'reject']);
 const lists = parseLists({});
 
 describe('the plan (pure)', () => {
   test('options per owner key, any case; malformed options ignored; on both lists: blacklisted', () => {
     const hits = listHits(
       verdict('no action', 0, [
-        WHITE('Bob@Example.com=list:W1', 'carol@example.com=list:W2', 'junk', 'x@y=list:bad id'),
+        WHITE(
+          'Bob@Example.com=list:W1:env',
+          'bob@example.com=list:W3:from:Trusted.example',
+          'carol@example.com=list:W2',
+          'junk',
+          'x@y=list:bad id',
+        ),
         BLACK('carol@example.com=list:B2'),
       ]),
     );
     expect(Object.fromEntries(hits)).toEqual({
-      'bob@example.com': { kind: 'whitelist', id: 'W1' },
+      'bob@example.com': {
+        kind: 'whitelist',
+        id: 'W1',
+        matches: [
+          { id: 'W1', env: true, from: null },
+          { id: 'W3', env: false, from: 'trusted.example' },
+        ],
+      },
       'carol@example.com': { kind: 'blacklist', id: 'B2' },
     });
     expect(hits.truncated).toBe(false);
@@ -49,7 +70,7 @@ describe('the plan (pure)', () => {
     const hits = listHits(
       verdict('no action', 0, [BLACK('@corp.example=list:D', '*=list:G'), WHITE('boss@corp.example=list:U')]),
     );
-    expect(hitFor(hits, 'Boss@Corp.example')).toEqual({ kind: 'whitelist', id: 'U' });
+    expect(hitFor(hits, 'Boss@Corp.example')).toMatchObject({ kind: 'whitelist', id: 'U' });
     expect(hitFor(hits, 'ann@corp.example')).toEqual({ kind: 'blacklist', id: 'D' });
     expect(hitFor(hits, 'joe@else.example')).toEqual({ kind: 'blacklist', id: 'G' });
     // A domain's blacklist on 300 recipients of the domain is one option: every copy held.
@@ -99,7 +120,8 @@ describe('the plan (pure)', () => {
   });
 
   const rcpts = ['black@example.com', 'white@example.com', 'other@example.com'];
-  const marks = [BLACK('black@example.com=list:B'), WHITE('white@example.com=list:W')];
+  // The whitelist matched the envelope sender, which passes SPF.
+  const marks = [BLACK('black@example.com=list:B'), WHITE('white@example.com=list:W:env'), SPF_ALLOW];
   const plan = (v, base, forced = null) =>
     Object.fromEntries(
       recipientPlan({ verdict: v, forced, base, recipients: rcpts, lists }).map((p) => [p.address, p.kind]),
@@ -120,7 +142,7 @@ describe('the plan (pure)', () => {
     const all = recipientPlan({ verdict: v, forced: null, base, recipients: rcpts, lists });
     expect(all.map((p) => [p.kind, p.reason])).toEqual([
       ['quarantine', 'blacklist list:B'],
-      ['pass', 'whitelist list:W over action=reject'],
+      ['pass', 'whitelist list:W (SPF) over action=reject'],
       ['quarantine', 'action=reject'],
     ]);
     const gtube = recipientPlan({
@@ -164,6 +186,100 @@ describe('the plan (pure)', () => {
   });
 });
 
+describe('a whitelist lifts a quarantine only for an authenticated sender (issue 29)', () => {
+  const base = { kind: 'quarantine', reason: 'score=16>=10' };
+  const CAROL = 'carol@example.com';
+  const planFor = (symbols, recipients = [CAROL]) =>
+    recipientPlan({ verdict: verdict('reject', 16, symbols), forced: null, base, recipients, lists }).map((p) => [
+      p.kind,
+      p.reason,
+    ]);
+  const heldUnauthenticated = (id = 'W') => [
+    'quarantine',
+    `score=16>=10; whitelist list:${id} not applied (sender not authenticated)`,
+  ];
+
+  test('envelope bad@evil.example, header From x@trusted.example: the From is not authenticated, held', () => {
+    // Carol's @trusted.example matched the header From; evil.example's own SPF pass proves nothing about it.
+    const fromOnly = WHITE(`${CAROL}=list:W:from:trusted.example`);
+    expect(planFor([fromOnly, SPF_ALLOW])).toEqual([heldUnauthenticated()]);
+    expect(planFor([fromOnly, SPF_ALLOW, DKIM_ALLOW('evil.example')])).toEqual([heldUnauthenticated()]);
+    expect(planFor([fromOnly, DMARC_ALLOW('evil.example')])).toEqual([heldUnauthenticated()]);
+  });
+
+  test('envelope x@trusted.example failing or without SPF, header From bad@evil.example: held', () => {
+    const envOnly = WHITE(`${CAROL}=list:W:env`);
+    expect(planFor([envOnly])).toEqual([heldUnauthenticated()]);
+    expect(planFor([envOnly, sym('R_SPF_NEUTRAL', ['?all'])])).toEqual([heldUnauthenticated()]);
+    // The From's DKIM and DMARC pass authenticate evil.example, not the envelope the entry matched.
+    expect(planFor([envOnly, DKIM_ALLOW('evil.example'), DMARC_ALLOW('evil.example')])).toEqual([
+      heldUnauthenticated(),
+    ]);
+    expect(planFor([envOnly, SPF_ALLOW])).toEqual([['pass', 'whitelist list:W (SPF) over score=16>=10']]);
+  });
+
+  test('the header From: DMARC pass, or a DKIM signature aligned with its organisational domain', () => {
+    const fromOnly = WHITE(`${CAROL}=list:W:from:trusted.example`);
+    const passes = (by) => [['pass', `whitelist list:W (${by}) over score=16>=10`]];
+    expect(planFor([fromOnly, DMARC_ALLOW('trusted.example')])).toEqual(passes('DMARC'));
+    expect(planFor([fromOnly, DMARC_ALLOW('news.trusted.example')])).toEqual(passes('DMARC'));
+    expect(planFor([fromOnly, DKIM_ALLOW('evil.example', 'trusted.example')])).toEqual(
+      passes('DKIM d=trusted.example'),
+    );
+    expect(planFor([fromOnly, DKIM_ALLOW('mail.trusted.example')])).toEqual(passes('DKIM d=mail.trusted.example'));
+    // Before Rspamd 2 the option was the domain alone.
+    expect(planFor([fromOnly, sym('R_DKIM_ALLOW', ['trusted.example'])])).toEqual(passes('DKIM d=trusted.example'));
+    // Not aligned: another domain that merely ends the same way, or one under the attacker's.
+    for (const d of ['nottrusted.example', 'trusted.example.evil.example', 'example']) {
+      expect({ d, plan: planFor([fromOnly, DKIM_ALLOW(d)]) }).toEqual({ d, plan: [heldUnauthenticated()] });
+    }
+    // An entry that matched the envelope only is not authenticated by the From's DKIM.
+    expect(planFor([WHITE(`${CAROL}=list:W:env`), DKIM_ALLOW('trusted.example')])).toEqual([heldUnauthenticated()]);
+  });
+
+  test('several entries of one owner: the authenticated one applies; an option without identities never does', () => {
+    const two = WHITE(`${CAROL}=list:W1:env`, `${CAROL}=list:W2:from:partner.example`);
+    expect(planFor([two, DKIM_ALLOW('partner.example')])).toEqual([
+      ['pass', 'whitelist list:W2 (DKIM d=partner.example) over score=16>=10'],
+    ]);
+    expect(planFor([two])).toEqual([heldUnauthenticated('W1')]);
+    // Options of an older rspamd.lua say nothing of what matched: held, whatever passed (fail safe).
+    const old = WHITE(`${CAROL}=list:W`);
+    expect(planFor([old, SPF_ALLOW, DKIM_ALLOW('example.com'), DMARC_ALLOW('example.com')])).toEqual([
+      heldUnauthenticated(),
+    ]);
+    // A guard still wins over an authenticated sender; its reason is the guard.
+    expect(planFor([WHITE(`${CAROL}=list:W:env`), SPF_ALLOW, sym('DMARC_POLICY_REJECT')])).toEqual([
+      ['quarantine', 'score=16>=10; whitelist list:W not applied (DMARC_POLICY_REJECT)'],
+    ]);
+    // A verdict that does not quarantine: the whitelisted copy is delivered, authenticated or not.
+    const clean = recipientPlan({
+      verdict: verdict('no action', 1, [old]),
+      forced: null,
+      base: { kind: 'pass', reason: 'score' },
+      recipients: [CAROL],
+      lists,
+    });
+    expect(clean.map((p) => [p.kind, p.reason])).toEqual([['pass', 'whitelist list:W']]);
+  });
+
+  test('a blacklist matches either address, authenticated or not', () => {
+    const all = [SPF_ALLOW, DKIM_ALLOW('evil.example'), DMARC_ALLOW('evil.example')];
+    const plan = recipientPlan({
+      verdict: verdict('no action', 1, [BLACK(`${CAROL}=list:B`, '@example.org=list:D'), ...all]),
+      forced: null,
+      base: { kind: 'pass', reason: 'score' },
+      recipients: [CAROL, 'ann@example.org', 'zed@example.net'],
+      lists,
+    });
+    expect(plan.map((p) => [p.address, p.kind, p.reason])).toEqual([
+      [CAROL, 'quarantine', 'blacklist list:B'],
+      ['ann@example.org', 'quarantine', 'blacklist list:D'],
+      ['zed@example.net', 'pass', 'score'],
+    ]);
+  });
+});
+
 describe('the queue hook', () => {
   let receiver;
   let dir;
@@ -182,7 +298,12 @@ describe('the queue hook', () => {
 
   const rcptTo = ['Black@example.com', 'white@example.com', 'other@example.com'];
   const marked = (action, score, extra = []) =>
-    verdict(action, score, [BLACK('black@example.com=list:B'), WHITE('white@example.com=list:W'), ...extra]);
+    verdict(action, score, [
+      BLACK('black@example.com=list:B'),
+      WHITE('white@example.com=list:W:env'),
+      SPF_ALLOW,
+      ...extra,
+    ]);
   const addresses = (connection) => connection.transaction.rcpt_to.map((a) => a.address);
 
   test('a reject by score: the blacklisted and the unlisted copies are ingested (only them), the whitelisted delivered', async () => {
@@ -200,7 +321,7 @@ describe('the queue hook', () => {
     expect(logged).toEqual(
       expect.arrayContaining([
         'Black@example.com: quarantine (blacklist list:B)',
-        'white@example.com: pass (whitelist list:W over action=reject)',
+        'white@example.com: pass (whitelist list:W (SPF) over action=reject)',
         'other@example.com: quarantine (action=reject)',
       ]),
     );
@@ -225,6 +346,20 @@ describe('the queue hook', () => {
     expect(msg).toBe('Message accepted');
     const { meta } = await parseMultipart(receiver.requests[0]);
     expect(meta.rcpt_to).toEqual(['black@example.com', 'white@example.com']);
+  });
+
+  test('a whitelisted sender that is not authenticated: its copy is ingested, the log says why', async () => {
+    const forged = verdict('reject', 16, [WHITE('white@example.com=list:W:from:trusted.example'), SPF_ALLOW]);
+    const connection = await makeMail({ raw: RAW, rcptTo: ['white@example.com'], rspamd: forged });
+    const logged = [];
+    connection.loginfo = (_plugin, line) => logged.push(line);
+    const { rc } = await callQueue(plugin, connection);
+    expect(rc).toBe(OK);
+    const { meta } = await parseMultipart(receiver.requests[0]);
+    expect(meta.rcpt_to).toEqual(['white@example.com']);
+    const why = 'action=reject; whitelist list:W not applied (sender not authenticated)';
+    expect(logged).toContain(`white@example.com: quarantine (${why})`);
+    expect(connection.transaction.notes.qconsole).toMatchObject({ reason: why });
   });
 
   test('nobody held: nothing is POSTed and the recipients stay', async () => {

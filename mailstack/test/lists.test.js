@@ -11,7 +11,12 @@
 //   (d) a list change is live within 15 s;
 //   (e) a learn through the api reaches Rspamd's controller; a second says so; a wrong password: 502;
 //   (f) a domain's blacklist holds a mail to 80 of its recipients for every one of them;
-//   (g) a whitelist matched only by a (forgeable) header From yields to the envelope sender's blacklist.
+//   (g) a whitelist matched only by a (forgeable) header From yields to the envelope sender's blacklist;
+//   (h) carol whitelisted @trusted.example, bob blacklisted @evil.example (issue 29): a whitelist lifts a
+//       quarantine only for the identity that passed: envelope bad@evil.example (SPF pass) with header
+//       From x@trusted.example is held for carol; envelope x@trusted.example failing SPF (sent from
+//       127.0.0.2, "?all") is held; passing SPF (from 127.0.0.1) delivered to carol, held for bob
+//       (his blacklist matches the header From bad@evil.example).
 
 const crypto = require('node:crypto');
 const { freePort, request } = require('../lib/net');
@@ -31,10 +36,14 @@ let sink;
 let stack;
 let dns;
 const users = {};
+const entries = {};
 beforeAll(async () => {
   dns = await startDnsServer({
     'spf-fail.test': ['v=spf1 ip4:192.0.2.1 -all'],
     'spf-pass.test': ['v=spf1 ip4:127.0.0.0/8 -all'],
+    // Neutral elsewhere (not a guard symbol): only the whitelist's new rule holds a forged sender.
+    'trusted.example': ['v=spf1 ip4:127.0.0.1 ?all'],
+    'evil.example': ['v=spf1 ip4:127.0.0.0/8 -all'],
   });
   // The learn route talks to this stack's controller: its port and password are chosen first, so the
   // api starts once. A restart would make Rspamd's map fetches fail for a moment, and Rspamd waits
@@ -158,12 +167,15 @@ test('saved through the api, live within 15 s: bob blacklisted the sender, carol
   const white = await addToList(CAROL, 'whitelist', `@${SENDER_DOMAIN}`);
   await addToList(CAROL, 'whitelist', '@spf-fail.test');
   await addToList(CAROL, 'whitelist', '@spf-pass.test');
+  entries.trusted = await addToList(CAROL, 'whitelist', '@trusted.example');
+  entries.evil = await addToList(BOB, 'blacklist', '@evil.example');
   const saved = Date.now();
   const live = await waitFor(async () => {
     const [b, c] = await Promise.all([checkv2(SENDER, BOB), checkv2(SENDER, CAROL)]);
     return (
       b.symbols.QC_LIST_BLACKLIST?.options?.includes(`${BOB}=list:${black.id}`) &&
-      c.symbols.QC_LIST_WHITELIST?.options?.includes(`${CAROL}=list:${white.id}`)
+      // The whitelist says what its entry matched: the envelope sender (the probe's From is the same).
+      c.symbols.QC_LIST_WHITELIST?.options?.includes(`${CAROL}=list:${white.id}:env:from:${SENDER_DOMAIN}`)
     );
   });
   const liveMs = Date.now() - saved;
@@ -245,6 +257,41 @@ test('(g) a whitelist matched only by a forged header From yields to the envelop
   expect(o).toMatchObject({ delivered: [], held: [DAVE] });
   expect(o.details[0].hold_reasons[0]).toMatchObject({ kind: 'list', scope: 'global', address: `@${evil}` });
 }, 40_000);
+
+test('(h) a whitelist lifts a quarantine only for an authenticated sender; a blacklist matches either address', async () => {
+  const options = (o, symbol) => o.details[0].symbols.find((s) => s.symbol === symbol)?.options ?? [];
+  const symbolsOf = (o) => o.details[0].symbols.map((s) => s.symbol);
+  const trusted = `${CAROL}=list:${entries.trusted.id}`;
+
+  // Envelope bad@evil.example (its SPF passes), header From x@trusted.example: carol's entry matched
+  // the header From, which nothing authenticates (no DKIM signature, no DMARC pass).
+  const forgedFrom = mail({
+    tag: 'forgedfrom',
+    from: 'bad@evil.example',
+    headerFrom: 'x@trusted.example',
+    to: [CAROL, BOB],
+    score: 'quarantine',
+  });
+  const a = await sendAndSettle(forgedFrom);
+  expect(a).toMatchObject({ delivered: [], held: [BOB, CAROL].sort() });
+  expect(symbolsOf(a)).toContain('R_SPF_ALLOW');
+  expect(options(a, 'QC_LIST_WHITELIST')).toEqual([`${trusted}:from:trusted.example`]);
+  expect(options(a, 'QC_LIST_BLACKLIST')).toEqual([`${BOB}=list:${entries.evil.id}`]);
+
+  // Envelope x@trusted.example from 127.0.0.2, which its SPF does not authorise ("?all": neutral).
+  const envelope = { from: 'x@trusted.example', headerFrom: 'bad@evil.example', score: 'quarantine' };
+  const neutral = mail({ ...envelope, tag: 'spfneutral', to: [CAROL] });
+  const b = await sendAndSettle({ ...neutral, localAddress: '127.0.0.2' });
+  expect(b).toMatchObject({ delivered: [], held: [CAROL] });
+  expect(symbolsOf(b)).toContain('R_SPF_NEUTRAL');
+  expect(options(b, 'QC_LIST_WHITELIST')).toEqual([`${trusted}:env`]);
+
+  // The same from 127.0.0.1, which its SPF authorises: carol's whitelist matched the authenticated
+  // envelope sender; bob's blacklist matches the header From.
+  const pass = await sendAndSettle(mail({ ...envelope, tag: 'spfallow', to: [CAROL, BOB] }));
+  expect(pass).toMatchObject({ delivered: [CAROL], held: [BOB] });
+  expect(symbolsOf(pass)).toContain('R_SPF_ALLOW');
+}, 30_000);
 
 // Last: it restarts the api, after which Rspamd's map fetches back off (see beforeAll).
 test('(e) a learn reaches Rspamd; a second one says so; a wrong controller password is a 502 that records nothing', async () => {

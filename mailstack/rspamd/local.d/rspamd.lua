@@ -188,8 +188,12 @@ and sender an address or "@<domain>" (all lower case, A-label domains). For each
 most specific owner that has an entry for this sender wins (the recipient, then its domain, then
 "*"), whatever the kind; within one owner a blacklist entry beats a whitelist one. The sender is the
 envelope sender and the header From (each as address and @domain; a null envelope sender: the
-header From only). Score-0 symbols QC_LIST_WHITELIST / QC_LIST_BLACKLIST carry one option
-"<recipient>=list:<id>" per recipient: haraka-plugin-qconsole decides per recipient from them.
+header From only). Score-0 symbols QC_LIST_WHITELIST / QC_LIST_BLACKLIST carry the options
+"<owner key>=list:<id>" (see qc_lists): haraka-plugin-qconsole decides per recipient from them. A
+whitelist option also says what its entry matched (issue 29): ":env" the envelope sender, ":from:<org
+domain>" the header From (its organisational domain); the plugin applies the whitelist only when that
+identity is authenticated (SPF for the envelope, DKIM or DMARC for the From), which a prefilter
+cannot know yet.
 Run twice: a connection filter (before the message is parsed: the envelope sender only) and a
 prefilter with ignore_passthrough (envelope and header From) that replaces the first answer. A
 GTUBE body makes Rspamd skip every rule after parsing: the envelope answer is then what Haraka gets.
@@ -219,17 +223,27 @@ local function load_sender_lists(data)
   rspamd_logger.infox(rspamd_config, '%s: sender lists: %s entries (list version %s)', N, n, obj.version)
 end
 
--- The sender as the lists name it, each key with where it came from: the envelope address and its
--- @domain (`env`, checked by SPF), then the header From address and its @domain (`mime`, checked by
--- DMARC only where the domain publishes it: easier to forge).
+local rspamd_util = require "rspamd_util"
+
+-- The sender as the lists name it: the envelope address and its @domain, then the header From
+-- address and its @domain, each key once with where it came from: `env` (the envelope sender, which
+-- SPF checks) and/or `org` (the header From's organisational domain, which DKIM and DMARC align
+-- with; nil when the From has no domain).
 local function sender_keys(task, envelope_only)
-  local keys, seen = {}, {}
+  local keys, by_key = {}, {}
   local function add(a, via)
     if type(a) ~= 'table' or type(a.addr) ~= 'string' or a.addr == '' then return end
-    for _, k in ipairs({ a.addr:lower(), a.domain and a.domain ~= '' and ('@' .. a.domain:lower()) or nil }) do
-      if not seen[k] then
-        seen[k] = true
-        table.insert(keys, { key = k, via = via })
+    local domain = type(a.domain) == 'string' and a.domain:lower() or ''
+    for _, k in ipairs({ a.addr:lower(), domain ~= '' and ('@' .. domain) or nil }) do
+      local key = by_key[k]
+      if not key then
+        key = { key = k }
+        by_key[k] = key
+        table.insert(keys, key)
+      end
+      if via == 'env' then key.env = true end
+      if via == 'mime' and domain ~= '' and not domain:find('[%s:]') then -- not an address literal
+        key.org = key.org or (rspamd_util.get_tld(domain) or domain):lower()
       end
     end
   end
@@ -241,20 +255,39 @@ local function sender_keys(task, envelope_only)
   return keys
 end
 
--- One owner's verdict on the sender: a blacklist entry on any key wins; else the first whitelist
--- entry (the envelope's before the header From's).
+-- One owner's verdict on the sender: a blacklist entry on any key wins (envelope_black_only: on an
+-- envelope key only); else every whitelist entry that matches, each with what it matched.
 local function owner_hit(entries, keys, envelope_black_only)
   if not entries then return nil end
-  local white
+  local white = {}
   for _, k in ipairs(keys) do
     local e = entries[k.key]
-    if e and e.kind == 'b' and (not envelope_black_only or k.via == 'env') then
-      return { kind = 'b', id = e.id, via = k.via }
+    if e and e.kind == 'b' and (k.env or not envelope_black_only) then
+      return { kind = 'b', id = e.id }
     end
-    if e and e.kind == 'w' and not white then white = { kind = 'w', id = e.id, via = k.via } end
+    if e and e.kind == 'w' then table.insert(white, { id = e.id, env = k.env, org = k.org }) end
   end
-  if envelope_black_only then return nil end
-  return white
+  if envelope_black_only or #white == 0 then return nil end
+  return { kind = 'w', matches = white }
+end
+
+local function by_envelope(hit)
+  for _, m in ipairs(hit.matches) do
+    if m.env then return true end
+  end
+  return false
+end
+
+-- The options of an owner's hit: a blacklist entry's `<key>=list:<id>`; one per whitelist entry, with
+-- the identities it matched (`:env`, `:from:<org domain>`).
+local function hit_options(key, hit)
+  if hit.kind == 'b' then return { string.format('%s=list:%s', key, hit.id) } end
+  local options = {}
+  for _, m in ipairs(hit.matches) do
+    table.insert(options, string.format('%s=list:%s%s%s', key, m.id, m.env and ':env' or '',
+      m.org and (':from:' .. m.org) or ''))
+  end
+  return options
 end
 
 -- For each SMTP recipient the most specific owner that names the sender decides (the recipient's own
@@ -288,7 +321,7 @@ local function qc_lists(task, envelope_only)
           break
         end
       end
-      if hit and hit.kind == 'w' and hit.via == 'mime' then
+      if hit and hit.kind == 'w' and not by_envelope(hit) then
         for _, o in ipairs(owners) do
           local black = owner_hit(sender_lists[o], keys, true)
           if black then
@@ -299,10 +332,11 @@ local function qc_lists(task, envelope_only)
         end
       end
       if hit then
-        local option = string.format('%s=list:%s', key, hit.id)
-        if not seen[option] then
-          seen[option] = true
-          table.insert(found[hit.kind], option)
+        for _, option in ipairs(hit_options(key, hit)) do
+          if not seen[option] then
+            seen[option] = true
+            table.insert(found[hit.kind], option)
+          end
         end
       end
     end

@@ -11,7 +11,8 @@ import type { Scope } from './quarantine-scope';
  * what was stored at ingest:
  * - `list`: QC_LIST_WHITELIST / QC_LIST_BLACKLIST carry options `<owner key>=list:<id>`, the key
  *   being the owner of the entry Rspamd chose: a recipient address, `@<recipient domain>` or `*`
- *   (mails stored before that carry recipient addresses only). For each recipient the caller sees,
+ *   (mails stored before that carry recipient addresses only); a whitelist option may end with what
+ *   its entry matched (`:env`, `:from:<domain>`, issue 29). For each recipient the caller sees,
  *   the entry that applied is the option keyed by its address (a blacklist winning if both), else
  *   `@<its domain>`, else `*`; a blacklist is a reason. The entry is read for its scope and address;
  *   `by_you` when it is the caller's own list. An entry deleted since is still a reason: its scope
@@ -23,7 +24,7 @@ import type { Scope } from './quarantine-scope';
  * - `verdict`: otherwise Rspamd's stored action, unless it is one that holds nothing ("no action",
  *   "add header"...) while a list or rule reason already says why.
  */
-const LIST_OPTION = /^(.+)=list:([0-9a-hjkmnp-tv-z]{26})$/i;
+const LIST_OPTION = /^(.+)=list:([0-9a-hjkmnp-tv-z]{26})(?::env)?(?::from:[^\s:]+)?$/i;
 const LIST_SYMBOLS: Record<string, 'whitelist' | 'blacklist'> = {
   QC_LIST_WHITELIST: 'whitelist',
   QC_LIST_BLACKLIST: 'blacklist',
