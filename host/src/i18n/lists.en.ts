@@ -4,8 +4,13 @@ import type lists from './lists.fr';
 const en: typeof lists = {
   title: 'Whitelist and blacklist',
   description:
-    'Senders on the whitelist are delivered without going through the quarantine (unless SPF, DMARC or a virus check fails); senders on the blacklist are always held. An address (name@example.com) or a whole domain (@example.com).',
+    'Authenticated senders on the whitelist are delivered without going through the quarantine; senders on the blacklist are always held. An address (name@example.com) or a whole domain (@example.com).',
   tabs: { label: 'Lists', whitelist: 'Whitelist', blacklist: 'Blacklist' },
+  rule: {
+    whitelist:
+      'A whitelist address applies only when the sender is authenticated: the envelope sender passes SPF, or the From address passes DKIM or DMARC. A message with a virus is still held.',
+    blacklist: 'A blacklist address holds the message whether it is the envelope sender or the From address.',
+  },
   scope: {
     label: 'List of',
     mine: 'My list',

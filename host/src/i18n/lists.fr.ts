@@ -5,8 +5,15 @@
 const lists = {
   title: 'Listes blanche et noire',
   description:
-    'Les expéditeurs de la liste blanche sont remis sans passer par la quarantaine (sauf échec SPF, DMARC ou virus)\u00a0; ceux de la liste noire sont toujours retenus. Une adresse (nom@exemple.fr) ou un domaine entier (@exemple.fr).',
+    'Les expéditeurs authentifiés de la liste blanche sont remis sans passer par la quarantaine\u00a0; ceux de la liste noire sont toujours retenus. Une adresse (nom@exemple.fr) ou un domaine entier (@exemple.fr).',
   tabs: { label: 'Listes', whitelist: 'Liste blanche', blacklist: 'Liste noire' },
+  /** What an entry needs to apply (issue 29), above each list. */
+  rule: {
+    whitelist:
+      'Une adresse de la liste blanche ne s’applique que si l’expéditeur est authentifié\u00a0: l’expéditeur de l’enveloppe passe SPF, ou l’adresse From passe DKIM ou DMARC. Un message avec un virus reste retenu.',
+    blacklist:
+      'Une adresse de la liste noire retient le message, qu’elle soit l’expéditeur de l’enveloppe ou l’adresse From.',
+  },
   scope: {
     label: 'Liste de',
     mine: 'Ma liste',

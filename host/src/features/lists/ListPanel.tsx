@@ -175,6 +175,9 @@ export function ListPanel({ kind, owner }: { kind: ListKind; owner: ListOwnerPar
   return (
     <Flex vertical gap={16} data-testid={`list-panel-${kind}`}>
       {contextHolder}
+      <Typography.Paragraph type="secondary" style={{ margin: 0 }} data-testid="list-rule">
+        {t(`lists.rule.${kind}`)}
+      </Typography.Paragraph>
       <form onSubmit={(e) => void submit(e)} noValidate data-testid="list-add-form">
         <Flex vertical gap={4}>
           <label htmlFor={`${base}-address`} style={{ fontSize: 12 }}>

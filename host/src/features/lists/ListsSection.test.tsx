@@ -1,8 +1,9 @@
 import { resetSessionForTests } from '@qc/auth';
 import type { ListEntry } from '@qc/contracts';
+import { changeLanguage } from '@qc/i18n';
 import { useNotices } from '@qc/ui-state';
 import { pickOption } from '@qc/ui/testing';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, mockApi, renderPage, signIn, USER, type ApiCall } from '../../test-utils';
 import SettingsPage, { SETTINGS_SECTIONS } from '../settings/Page';
@@ -52,6 +53,9 @@ beforeEach(() => {
   useNotices.getState().clear();
   jest.restoreAllMocks();
 });
+afterEach(async () => {
+  await act(() => changeLanguage('fr'));
+});
 
 describe('settings: whitelist and blacklist (issue 18)', () => {
   it('a user sees their whitelist: the Unicode form of an IDN, a whole domain said so, who added it; total', async () => {
@@ -77,6 +81,33 @@ describe('settings: whitelist and blacklist (issue 18)', () => {
 
     await userEvent.setup().click(screen.getByRole('tab', { name: 'Liste noire' }));
     await waitFor(() => expect(listCalls(calls).at(-1)!.search).toContain('kind=blacklist'));
+  });
+
+  it('issue 29: each list says what it needs: a whitelist an authenticated sender, a blacklist either address (French, English)', async () => {
+    signIn();
+    renderSettings(() => jsonResponse(200, { results: [], next_cursor: null, total: 0 }));
+    const user = userEvent.setup();
+    expect(await within(region()).findByTestId('list-rule')).toHaveTextContent(
+      'ne s’applique que si l’expéditeur est authentifié : l’expéditeur de l’enveloppe passe SPF, ou l’adresse From passe DKIM ou DMARC.',
+    );
+    await user.click(screen.getByRole('tab', { name: 'Liste noire' }));
+    await waitFor(() =>
+      expect(within(region()).getByTestId('list-rule')).toHaveTextContent(
+        'retient le message, qu’elle soit l’expéditeur de l’enveloppe ou l’adresse From.',
+      ),
+    );
+
+    await act(() => changeLanguage('en'));
+    expect(within(screen.getByTestId('settings-section-lists')).getByTestId('list-rule')).toHaveTextContent(
+      'holds the message whether it is the envelope sender or the From address.',
+    );
+    await user.click(screen.getByRole('tab', { name: 'Whitelist' }));
+    await waitFor(() =>
+      expect(within(screen.getByTestId('settings-section-lists')).getByTestId('list-rule')).toHaveTextContent(
+        'applies only when the sender is authenticated: the envelope sender passes SPF, or the From address passes DKIM or DMARC.',
+      ),
+    );
+    expect(screen.getByTestId('settings-section-lists')).toHaveTextContent('Authenticated senders on the whitelist');
   });
 
   it('spec §5: not an e-mail nor @domain → "Format invalide" on the field, nothing sent', async () => {
