@@ -1,4 +1,5 @@
 import { ApiError } from '@qc/contracts';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
@@ -8,6 +9,17 @@ import { findMap, RSPAMD_MAPS } from './map-builder';
 import { checkMapsAccess, createAllowList, createMapSource, notModifiedSince } from './maps.service';
 
 const httpDate = (ms: number) => new Date(ms).toUTCString();
+
+/**
+ * Rspamd polls every map every few seconds (about 30 maps): an answer (200, 304) is one debug line,
+ * not Fastify's two info lines; a refusal (4xx: a wrong secret, an unknown map) stays a warning. A
+ * 5xx is logged by the error handler.
+ */
+function logMapAnswer(log: FastifyBaseLogger, request: FastifyRequest, reply: FastifyReply) {
+  const line = { reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime };
+  if (reply.statusCode < 400) log.debug(line, 'Rspamd map answered');
+  else if (reply.statusCode < 500) log.warn(line, 'Rspamd map request refused');
+}
 
 /**
  * GET and HEAD /api/rspamd/maps/<map>: the console's Rspamd rules as the maps Rspamd polls
@@ -20,10 +32,14 @@ export const rspamdMapsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   const settings = ctx.config.rspamdMaps;
   const allowed = createAllowList(settings.allow);
   const source = createMapSource(ctx.db);
+  // Fastify's own request lines (info) off for this route; an api that logs less keeps its level.
+  const logLevel = ['error', 'fatal', 'silent'].includes(ctx.config.logLevel) ? ctx.config.logLevel : 'warn';
 
   app.get(
     '/api/rspamd/maps/:map',
     {
+      logLevel,
+      onResponse: async (request, reply) => logMapAnswer(app.log, request, reply),
       onRequest: async (request) => {
         checkMapsAccess(settings, allowed, request.socket.remoteAddress, request.headers.authorization);
       },

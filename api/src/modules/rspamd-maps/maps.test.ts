@@ -519,3 +519,43 @@ describe('the fetch record', () => {
     expect(Number(second!.version)).toBe(v1 + 1);
   });
 });
+
+describe('the log', () => {
+  test('a poll (200 or 304, GET or HEAD) is one debug line, never info; a refusal is a warning, without the secret', async () => {
+    const lines: { level: number; msg: string; res?: { statusCode: number } }[] = [];
+    const app = await createTestApp(
+      { QC_RSPAMD_MAPS_TOKEN: TOKEN, QC_LOG_LEVEL: 'debug' },
+      { logStream: { write: (line: string) => void lines.push(JSON.parse(line)) } },
+    );
+    try {
+      const linesOf = async (headers: Record<string, string>, method: Method = 'GET') => {
+        const from = lines.length;
+        const res = await app.app.inject({ method, url: '/api/rspamd/maps/system-rules.json', headers });
+        await new Promise((r) => setTimeout(r, 20)); // onResponse runs once the answer is sent
+        return lines
+          .slice(from)
+          .map((l) => ({ level: l.level, msg: l.msg, status: l.res?.statusCode ?? res.statusCode }));
+      };
+      const polled = (status: number) => [{ level: 20, msg: 'Rspamd map answered', status }];
+      const first = await app.app.inject({
+        method: 'GET',
+        url: '/api/rspamd/maps/system-rules.json',
+        headers: basic(),
+      });
+      expect(await linesOf(basic())).toEqual(polled(200));
+      expect(await linesOf({ ...basic(), 'if-none-match': String(first.headers.etag) })).toEqual(polled(304));
+      expect(await linesOf({ ...basic(), 'if-none-match': String(first.headers.etag) }, 'HEAD')).toEqual(polled(304));
+      expect(await linesOf(basic(), 'HEAD')).toEqual(polled(200));
+      // A wrong secret is logged at warn (seen at the default level, info), and never the secret sent.
+      const from = lines.length;
+      expect(await linesOf(basic(`${TOKEN}x`))).toEqual([
+        { level: 40, msg: 'Rspamd map request refused', status: 401 },
+      ]);
+      const logged = JSON.stringify(lines.slice(from));
+      expect(logged).not.toContain(TOKEN);
+      expect(logged).not.toContain(basic(`${TOKEN}x`).authorization.slice('Basic '.length));
+    } finally {
+      await app.close();
+    }
+  });
+});
