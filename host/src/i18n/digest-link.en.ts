@@ -11,7 +11,7 @@ const digestLink = {
   explain: {
     release: 'The message will be delivered to its recipient.',
     allow_sender:
-      'The sender {{sender}} will be added to your whitelist: their next messages will reach you without quarantine.',
+      'The sender {{sender}} will be added to your whitelist: their next authenticated messages (SPF, DKIM or DMARC) will reach you without quarantine.',
     delete: 'The message will be permanently deleted from the quarantine.',
     unsubscribe: 'You will no longer receive quarantine digests. You can turn them back on in the console’s settings.',
   },

@@ -15,7 +15,7 @@ const digestLink = {
   explain: {
     release: 'Le message sera remis à son destinataire.',
     allow_sender:
-      'L’expéditeur {{sender}} sera ajouté à votre liste blanche\u00a0: ses prochains messages vous seront remis sans passer par la quarantaine.',
+      'L’expéditeur {{sender}} sera ajouté à votre liste blanche\u00a0: ses prochains messages authentifiés (SPF, DKIM ou DMARC) vous seront remis sans passer par la quarantaine.',
     delete: 'Le message sera supprimé définitivement de la quarantaine.',
     unsubscribe:
       'Vous ne recevrez plus les récapitulatifs de quarantaine. Vous pourrez les réactiver dans les paramètres de la console.',
