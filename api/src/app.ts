@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './app-context';
 import type { Config } from './config';
-import { openMigratedDatabase, type DatabaseHandle } from './db/database';
+import { openMigratedDatabase, warnOfUnsafeDurability, type DatabaseHandle } from './db/database';
 import { errorHandler } from './lib/error-handler';
 import { HttpError } from './lib/http-error';
 import { registerCompression } from './lib/compression';
@@ -146,6 +146,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(createSerializerCompiler({ check: process.env.NODE_ENV === 'test' }));
 
   const database = options.database ?? (await openMigratedDatabase(config.database, app.log));
+  await warnOfUnsafeDurability(database, app.log);
   const jobs = options.scheduleJobs ? scheduleJobs({ db: database.db, config }, app.log) : null;
   app.addHook('onClose', async () => {
     await jobs?.stop(); // a run in progress finishes before the database closes

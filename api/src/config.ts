@@ -51,8 +51,13 @@ export interface Config {
   feedbackRate: { max: number; windowSeconds: number };
   /** Feedback a user may send in any 24 hours (stored submissions); beyond it: 429. */
   feedbackDailyMax: number;
-  /** Per user and minute: raw downloads, searches (a list with a typed term), releases (per message). */
-  budgets: { downloads: number; searches: number; releases: number };
+  /**
+   * Per user and minute: raw downloads, searches (a list with a typed term), releases (per message);
+   * learns sent to Rspamd, per minute and per day.
+   */
+  budgets: { downloads: number; searches: number; releases: number; learn: { minute: number; day: number } };
+  /** Roles whose users may teach Rspamd's Bayes (QC_LEARN_ROLES; default: every role). */
+  learnRoles: Role[];
   mailFrom: string;
   /** Days raw mail is kept (0: never purged). */
   retentionDays: number;
@@ -82,6 +87,8 @@ export interface Config {
   smtpUrl: string | null;
   /** Most recipients offered in one SMTP transaction of a release; the rest go in further ones. */
   relayMaxRcpts: number;
+  /** How long a release request waits for the relay before answering 202 releasing (the attempt goes on). */
+  releaseAnswerMs: number;
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
@@ -134,6 +141,22 @@ const secret = (min: number) =>
       abort: true,
     })
     .refine((v) => new Set(v).size >= 10, 'must be random (e.g. openssl rand -hex 32)');
+
+/** A comma-separated list of roles (spaces and repeats ignored); unset: `fallback`. */
+const roleList = (fallback: readonly Role[]) =>
+  z
+    .string()
+    .default(fallback.join(','))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every((r) => (ROLES as readonly string[]).includes(r)), {
+      message: `must be a comma-separated list of roles among ${ROLES.join(', ')}`,
+    })
+    .transform((list) => [...new Set(list)] as Role[]);
 
 const EnvSchema = z.object({
   QC_PORT: int(8080, 0, 65535),
@@ -194,6 +217,9 @@ const EnvSchema = z.object({
   QC_BUDGET_SEARCHES: int(120, 1, 100_000),
   // A bulk release spends one per message, all or nothing: below BULK_MAX_IDS a full bulk could never pass.
   QC_BUDGET_RELEASES: int(1000, BULK_MAX_IDS, 1_000_000),
+  QC_BUDGET_LEARN: int(20, 1, 100_000),
+  QC_BUDGET_LEARN_DAILY: int(200, 1, 1_000_000),
+  QC_LEARN_ROLES: roleList(ROLES).refine((list) => list.length > 0, 'must name at least one role'),
   QC_RETENTION_DAYS: int(30, 0, 3650),
   QC_RETENTION_SCHEDULE: z
     .string()
@@ -345,6 +371,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
+  // A day's learns below a minute's would make the minute's budget a lie.
+  if (e.QC_BUDGET_LEARN_DAILY < e.QC_BUDGET_LEARN) {
+    throw new ConfigError(['QC_BUDGET_LEARN_DAILY: must be at least QC_BUDGET_LEARN (the per-minute budget)']);
+  }
   const resolve = (p: string) => path.resolve(cwd, p);
   const dataDir = resolve(e.QC_DATA_DIR);
 
@@ -395,7 +425,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     invitationTtl: e.QC_INVITATION_TTL,
     feedbackRate: { max: e.QC_FEEDBACK_RATE_MAX, windowSeconds: e.QC_FEEDBACK_RATE_WINDOW },
     feedbackDailyMax: e.QC_FEEDBACK_DAILY_MAX,
-    budgets: { downloads: e.QC_BUDGET_DOWNLOADS, searches: e.QC_BUDGET_SEARCHES, releases: e.QC_BUDGET_RELEASES },
+    budgets: {
+      downloads: e.QC_BUDGET_DOWNLOADS,
+      searches: e.QC_BUDGET_SEARCHES,
+      releases: e.QC_BUDGET_RELEASES,
+      learn: { minute: e.QC_BUDGET_LEARN, day: e.QC_BUDGET_LEARN_DAILY },
+    },
+    learnRoles: e.QC_LEARN_ROLES,
     retentionDays: e.QC_RETENTION_DAYS,
     retentionSchedule: e.QC_RETENTION_SCHEDULE,
     retentionBatch: e.QC_RETENTION_BATCH,

@@ -179,6 +179,45 @@ export async function openMigratedDatabase(config: DatabaseConfig, log?: ErrorLo
   }
 }
 
+/** PostgreSQL settings that, off, let a crash of its server lose transactions it had committed. */
+export const DURABILITY_SETTINGS = ['fsync', 'synchronous_commit'] as const;
+export type DurabilitySetting = (typeof DURABILITY_SETTINGS)[number];
+
+/** The durability settings that are off ('local', 'remote_write'… of synchronous_commit still flush locally). */
+export function unsafeDurability(settings: Record<DurabilitySetting, string>): DurabilitySetting[] {
+  return DURABILITY_SETTINGS.filter((name) => settings[name].toLowerCase() === 'off');
+}
+
+/**
+ * At start-up, one warning per PostgreSQL durability setting that is off (as this session sees it:
+ * synchronous_commit may be set per role or database too). The ingest answers Haraka "stored" once
+ * committed, and Haraka then drops its copy: a commit a crash can undo loses accepted mail.
+ * SQLite's settings are the api's own (synchronous=FULL, set on open).
+ */
+export async function warnOfUnsafeDurability(
+  { db, dialect }: DatabaseHandle,
+  log: { warn(obj: object, msg: string): void },
+): Promise<void> {
+  if (dialect !== 'postgres') return;
+  let settings: Record<DurabilitySetting, string>;
+  try {
+    const { rows } = await sql<Record<DurabilitySetting, string>>`select current_setting('fsync') as fsync,
+      current_setting('synchronous_commit') as synchronous_commit`.execute(db);
+    settings = rows[0]!;
+  } catch (err) {
+    // A diagnostic: it never stops the api from serving.
+    log.warn({ reason: (err as Error).message }, 'could not read the PostgreSQL durability settings');
+    return;
+  }
+  for (const setting of unsafeDurability(settings)) {
+    log.warn(
+      { setting, value: settings[setting] },
+      `PostgreSQL runs with ${setting} = off: mail the console accepted, and its history, can be lost ` +
+        `if the database server crashes. Turn ${setting} on.`,
+    );
+  }
+}
+
 /**
  * The database refused the data of a statement (PostgreSQL classes 22 "data exception" and 23
  * "integrity constraint", SQLite's constraint, mismatch and too-big errors), as opposed to being

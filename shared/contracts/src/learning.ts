@@ -8,9 +8,11 @@ export type LearnRequest = z.infer<typeof LearnRequest>;
 
 /**
  * 200 once Rspamd's controller accepted it. `already`: this message was learned the same way before
- * (by the console, or Rspamd answered that it already learned it); nothing sent again for the
- * console's own record. 502 `rspamd_unavailable` / `rspamd_refused` with Rspamd's answer otherwise:
- * nothing recorded as learned.
+ * (it is so now through the console, or the caller taught it this way before, or Rspamd answered
+ * that it already learned it); nothing sent again for the console's own records. 502
+ * `rspamd_unavailable` / `rspamd_refused` with Rspamd's answer otherwise: nothing recorded as
+ * learned. 403 `learning_not_allowed` (QC_LEARN_ROLES), 409 `learn_in_progress` (the same learn of
+ * the same user under way), 429 `rate_limited` (QC_BUDGET_LEARN, QC_BUDGET_LEARN_DAILY): nothing sent.
  */
 export const LearnResponse = z.object({
   as: LearnAs,
@@ -32,11 +34,14 @@ export const StepOutcome = z.object({
   skipped: z.boolean(),
   code: z.string().nullable(),
   message: z.string().nullable(),
+  /** Seconds to wait before trying again when the step was refused with `rate_limited`; else null. */
+  retry_after: z.number().int().positive().nullable(),
 });
 export type StepOutcome = z.infer<typeof StepOutcome>;
 
 /**
- * 200 with each step's outcome: the release (and the relay's answer), the learn (ham), the whitelist
+ * 200 with each step's outcome: the release (and the relay's answer), the learn (ham; `already`
+ * as for POST …/learn/, `learning_not_allowed` when the caller's role may not learn), the whitelist
  * entry (`list_exists` counts as ok), and the other pending mails from the same sender the caller may
  * see (their ids, newest first, at most 200), for "N other quarantined mails from this sender:
  * release them too?".

@@ -395,6 +395,8 @@ export const QuarantineDetail = z.object({
   hold_reasons: z.array(HoldReason),
   /** Learned as spam or ham through the console (issue 18), or null. */
   learned: LearnedState.nullable(),
+  /** Whether the caller's role may teach Rspamd (QC_LEARN_ROLES): the learn actions are offered only then. */
+  can_learn: z.boolean(),
 });
 export type QuarantineDetail = z.infer<typeof QuarantineDetail>;
 

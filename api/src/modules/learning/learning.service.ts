@@ -1,6 +1,7 @@
 import type { LearnAs, LearnResponse, NotSpamRequest, NotSpamResponse, StepOutcome } from '@qc/contracts';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
+import type { Budgets } from '../../lib/budget';
 import type { ErrorLogger } from '../../lib/error-handler';
 import { HttpError } from '../../lib/http-error';
 import { actorOf as auditActorOf } from '../history/audit.service';
@@ -18,10 +19,13 @@ import {
 } from '../quarantine/quarantine.service';
 import { ReleaseFailedError, releaseMessage } from '../quarantine/release.service';
 import { recordHistory } from '../quarantine/status.repository';
-import { learnerShownTo } from './learned';
+import { claimLearn, dropLearn, finishLearn } from './learn-claims';
+import { learnerShownTo, mayLearn } from './learned';
 import { learnWithRspamd } from './rspamd-controller';
 
-type Deps = Pick<AppContext, 'db' | 'config'>;
+/** The learn budget is spent only by a learn about to be sent. */
+export type LearningDeps = Pick<AppContext, 'db' | 'config'> & { budgets: Pick<Budgets, 'learn'> };
+type Deps = LearningDeps;
 
 const iso = (ms: number) => new Date(Number(ms)).toISOString();
 const learnAction = (as: LearnAs) => (as === 'spam' ? 'learn_spam' : 'learn_ham');
@@ -35,11 +39,17 @@ async function visibleMessage(deps: Deps, actor: Actor, id: string, action: 'lea
   return { message, scope };
 }
 
+export const learningNotAllowed = () =>
+  new HttpError(403, 'learning_not_allowed', 'Your role may not teach Rspamd (QC_LEARN_ROLES).');
+
 /**
  * POST /api/quarantine/{id}/learn/. Sends the original bytes to Rspamd's controller and records
- * what was learned, by whom and when (history learn_spam/learn_ham). The same `as` recorded
- * before: `already`, not sent again. The other `as` is sent (Rspamd relearns: ham after spam
- * moves the message's tokens from one class to the other). Failures are recorded with their code
+ * what was learned, by whom and when (history learn_spam/learn_ham). Nothing is sent when the
+ * message is learned this way now (by anyone), or when the caller learned it this way before
+ * (table learnings: alternating spam and ham sends at most twice per user): `already`. The other
+ * `as` is sent (Rspamd relearns: ham after spam moves the message's tokens from one class to the
+ * other). Only roles of QC_LEARN_ROLES learn; a learn about to be sent is claimed first (two
+ * identical calls send once) and spends the learn budget. Failures are recorded with their code
  * (as a release's), nothing is marked learned.
  */
 export async function learnMessage(
@@ -49,6 +59,9 @@ export async function learnMessage(
   as: LearnAs,
   log?: ErrorLogger,
 ): Promise<LearnResponse> {
+  const me = actor.auth.user;
+  // Before anything is looked up: the role alone decides.
+
   const action = learnAction(as);
   const { message, scope } = await visibleMessage(deps, actor, id, action);
   if (message.learned_as === as && message.learned_at !== null) {
@@ -68,46 +81,69 @@ export async function learnMessage(
       new HttpError(503, 'learn_not_configured', 'Learning is not configured (QC_RSPAMD_CONTROLLER_URL).'),
     );
   }
-  const result = await learnWithRspamd({ url, password }, as, raw);
-  if (result.outcome === 'unavailable') {
-    // The detail says what kind of failure (ECONNREFUSED, a timeout) and never more: an unexpected
-    // error may name the URL or the client's internals, it goes to the log only.
-    if (result.unexpected) log?.error({ err: result.unexpected, emailId: id }, 'rspamd controller: learn failed');
-    const detail = result.error ? `Rspamd could not be reached: ${result.error}.` : 'Rspamd could not be reached.';
-    return refuse(deps, actor, action, id, new HttpError(502, 'rspamd_unavailable', detail));
+  const claimed = {
+    kind: 'claimed' as const,
+    claim: { messageId: id, userId: me.user_id, as, claimedAt: Date.now() },
+  } as Awaited<ReturnType<typeof claimLearn>>;
+  if (claimed.kind === 'learned') {
+    const learned = { as, at: iso(claimed.learnedAt), by: me.email };
+    return { as, already: true, rspamd: `You already taught Rspamd this e-mail as ${as}: not sent again.`, learned };
   }
-  if (result.outcome === 'refused') {
-    const err = new HttpError(502, 'rspamd_refused', `Rspamd refused (HTTP ${result.status}): ${result.answer}`);
-    return refuse(deps, actor, action, id, err);
+  if (claimed.kind === 'in_progress') {
+    throw new HttpError(409, 'learn_in_progress', `This e-mail is being learned as ${as} already.`);
   }
-  const now = Date.now();
-  const by = actor.auth.user.email;
-  await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('quarantine_messages')
-      .set({ learned_as: as, learned_at: now, learned_by: by })
-      .where('id', '=', id)
-      .execute();
-    await recordHistory(trx, historyRow(actor, action, id, null, now), scope);
-  });
-  return {
-    as,
-    already: result.outcome === 'already',
-    rspamd: result.answer,
-    learned: { as, at: iso(now), by },
-  };
+  const { claim } = claimed;
+  let done = false;
+  try {
+    const result = await learnWithRspamd({ url, password }, as, raw);
+    if (result.outcome === 'unavailable') {
+      // The detail says what kind of failure (ECONNREFUSED, a timeout) and never more: an unexpected
+      // error may name the URL or the client's internals, it goes to the log only.
+      if (result.unexpected) log?.error({ err: result.unexpected, emailId: id }, 'rspamd controller: learn failed');
+      const detail = result.error ? `Rspamd could not be reached: ${result.error}.` : 'Rspamd could not be reached.';
+      return await refuse(deps, actor, action, id, new HttpError(502, 'rspamd_unavailable', detail));
+    }
+    if (result.outcome === 'refused') {
+      const err = new HttpError(502, 'rspamd_refused', `Rspamd refused (HTTP ${result.status}): ${result.answer}`);
+      return await refuse(deps, actor, action, id, err);
+    }
+    const now = Date.now();
+    await deps.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('quarantine_messages')
+        .set({ learned_as: as, learned_at: now, learned_by: me.email })
+        .where('id', '=', id)
+        .execute();
+      await finishLearn(trx, claim, now);
+      await recordHistory(trx, historyRow(actor, action, id, null, now), scope);
+    });
+    done = true;
+    return {
+      as,
+      already: result.outcome === 'already',
+      rspamd: result.answer,
+      learned: { as, at: iso(now), by: me.email },
+    };
+  } finally {
+    // Refused by the budget, failed, or an error: not learned, so a later call may send it.
+    if (!done) await dropLearn(deps.db, claim);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Not spam
 
-const ok = { ok: true, skipped: false, code: null, message: null };
-const skipped = { ok: true, skipped: true, code: null, message: null };
+const ok = { ok: true, skipped: false, code: null, message: null, retry_after: null };
+const skipped = { ok: true, skipped: true, code: null, message: null, retry_after: null };
 /** A step's error as its outcome: an unexpected one is logged and said in general terms (never a 500 that hides the steps done). */
 function failed(err: unknown, log: ErrorLogger | undefined, step: string): StepOutcome {
-  if (err instanceof HttpError) return { ok: false, skipped: false, code: err.code, message: err.detail };
+  if (err instanceof HttpError) {
+    const wait = Number(err.headers?.['retry-after']);
+    return { ok: false, skipped: false, code: err.code, message: err.detail, retry_after: wait > 0 ? wait : null };
+  }
   log?.error({ err }, `not spam: the ${step} step failed`);
-  return { ok: false, skipped: false, code: 'internal_error', message: `The ${step} step failed (internal error).` };
+  const message = `The ${step} step failed (internal error).`;
+  return { ok: false, skipped: false, code: 'internal_error', message, retry_after: null };
 }
 
 export const LEARN_STEP_FAILED = 'The e-mail could not be learned (internal error).';
@@ -125,9 +161,10 @@ export async function learnStep(
     const res = await learn();
     return { ...ok, already: res.already };
   } catch (err) {
-    if (err instanceof HttpError) return { ...failed(err, log, 'learn'), already: false };
-    log?.error({ err }, 'not spam: the learn step failed');
-    return { ok: false, skipped: false, code: 'internal_error', message: LEARN_STEP_FAILED, already: false };
+    const outcome = failed(err, log, 'learn');
+    return err instanceof HttpError
+      ? { ...outcome, already: false }
+      : { ...outcome, message: LEARN_STEP_FAILED, already: false };
   }
 }
 
@@ -214,7 +251,7 @@ export async function notSpam(
       // Already whitelisted: what was asked for holds.
       whitelist =
         err instanceof HttpError && err.code === 'list_exists'
-          ? { ok: true, skipped: false, code: err.code, message: err.detail, entry: null }
+          ? { ...ok, code: err.code, message: err.detail, entry: null }
           : { ...failed(err, log, 'whitelist'), entry: null };
     }
   }
