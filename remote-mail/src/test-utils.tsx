@@ -121,6 +121,7 @@ export function emailDetail(overrides: Partial<QuarantineDetail> = {}): Quaranti
     hold_reasons: [],
     retry_uuids: [],
     learned: null,
+    can_learn: true,
     ...overrides,
   };
 }

@@ -22,6 +22,7 @@ import { m0021_search_attachments_urls } from './migration-0021-search-attachmen
 import { m0022_system_rule_patterns_unique } from './migration-0022-system-rule-patterns-unique';
 import { m0023_idn_senders } from './migration-0023-idn-senders';
 import { m0024_feedback_images_clean } from './migration-0024-feedback-images-clean';
+import { m0025_learnings } from './migration-0025-learnings';
 import { m0026_history_append_only } from './migration-0026-history-append-only';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
@@ -262,6 +263,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0022_system_rule_patterns_unique': m0022_system_rule_patterns_unique,
   '0023_idn_senders': m0023_idn_senders,
   '0024_feedback_images_clean': m0024_feedback_images_clean,
+  '0025_learnings': m0025_learnings,
   '0026_history_append_only': m0026_history_append_only,
 };
 

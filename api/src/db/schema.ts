@@ -482,6 +482,16 @@ export interface DigestLinkUsesTable {
   outcome: string;
 }
 
+/** Issue 29: what one user taught Rspamd from one message, per class (0025_learnings); the claim of a send too. */
+export interface LearningsTable {
+  message_id: string;
+  user_id: string;
+  learned_as: 'spam' | 'ham';
+  claimed_at: number;
+  /** Null while the learn is being sent. */
+  learned_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   user_invitations: UserInvitationsTable;
@@ -517,4 +527,5 @@ export interface Database {
   notification_defaults: NotificationDefaultsTable;
   digest_sends: DigestSendsTable;
   digest_link_uses: DigestLinkUsesTable;
+  learnings: LearningsTable;
 }

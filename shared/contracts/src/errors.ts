@@ -66,6 +66,8 @@ export const ERROR_CODES = [
   'rspamd_unavailable', // 502, Rspamd's controller could not be reached (learn): nothing recorded
   'rspamd_refused', // 502, Rspamd's controller refused (learn), with its answer in the message: nothing recorded
   'learn_not_configured', // 503, QC_RSPAMD_CONTROLLER_URL is unset
+  'learning_not_allowed', // 403, the caller's role may not teach Rspamd (QC_LEARN_ROLES); in "Not spam", the learn step's code
+  'learn_in_progress', // 409, the same learn of the same e-mail by the same user is being sent: nothing sent again
   'logs_not_found', // 404, no Haraka log line for this uuid ("No logs found for this email or UUID")
   'digest_link_invalid', // 404, a digest link tampered with, unknown, or no longer its recipient's: nothing done
   'digest_link_used', // 409, a digest link acted once already: the answer carries the first outcome

@@ -1,7 +1,11 @@
-import type { LearnedState } from '@qc/contracts';
+import type { LearnedState, Role } from '@qc/contracts';
+import type { Config } from '../../config';
 import type { DbExecutor } from '../../db/database';
 import type { AuthContext } from '../auth/auth.service';
 import type { MessageRow } from '../quarantine/quarantine.repository';
+
+/** Whether this role may teach Rspamd's Bayes, shared by every user (QC_LEARN_ROLES). */
+export const mayLearn = (config: Pick<Config, 'learnRoles'>, role: Role): boolean => config.learnRoles.includes(role);
 
 /**
  * Who learned a message is shown to that person, to admins, and to the domain_admin of the

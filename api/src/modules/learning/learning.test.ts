@@ -267,7 +267,14 @@ describe('not spam', () => {
         delivery: { rejected: ['ann@a.example'] },
       });
       expect(body.learn).toMatchObject({ ok: false, code: 'rspamd_unavailable' });
-      expect(body.whitelist).toEqual({ ok: true, skipped: true, code: null, message: null, entry: null });
+      expect(body.whitelist).toEqual({
+        ok: true,
+        skipped: true,
+        code: null,
+        message: null,
+        retry_after: null,
+        entry: null,
+      });
       const listed = await post('ann@a.example', `/api/quarantine/${id}/not-spam/`, { allow_sender: 'me' });
       expect(listed.json().whitelist).toMatchObject({ ok: true, entry: { address: 'refused@promo.example' } });
     } finally {
@@ -323,6 +330,7 @@ describe('the learn step of not spam', () => {
       skipped: false,
       code: 'internal_error',
       message: expect.stringMatching(/internal error/),
+      retry_after: null,
       already: false,
     });
     expect(logged).toEqual([{ err: boom }]);
@@ -332,9 +340,15 @@ describe('the learn step of not spam', () => {
       skipped: false,
       code: 'rspamd_refused',
       message: 'Rspamd refused (HTTP 500): x',
+      retry_after: null,
       already: false,
     });
     expect(logged).toHaveLength(1);
+    const limited = new HttpError(429, 'rate_limited', 'Too many learns.', undefined, { 'retry-after': '42' });
+    expect(await learnStep(() => Promise.reject(limited), log)).toMatchObject({
+      code: 'rate_limited',
+      retry_after: 42,
+    });
     const learned = {
       as: 'ham' as const,
       already: true,
@@ -346,6 +360,7 @@ describe('the learn step of not spam', () => {
       skipped: false,
       code: null,
       message: null,
+      retry_after: null,
       already: true,
     });
   });

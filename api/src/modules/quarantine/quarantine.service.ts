@@ -24,7 +24,7 @@ import { isId } from '../../lib/ids';
 import type { AuthContext } from '../auth/auth.service';
 import type { SessionContextRow } from '../auth/auth.repository';
 import { withHeldBy } from '../rspamd/held-by';
-import { learnedState } from '../learning/learned';
+import { learnedState, mayLearn } from '../learning/learned';
 import { holdReasons, visibleListOptions } from './hold-reasons';
 import { decodeCursor, encodeCursor } from './list-cursor';
 import { countMatching, listPage, type ListSort } from './list-sort.repository';
@@ -293,7 +293,11 @@ function outcomeSeenBy(
   return outcome;
 }
 
-export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string): Promise<QuarantineDetail> {
+export async function quarantineDetail(
+  deps: Deps & Pick<AppContext, 'config'>,
+  auth: AuthContext,
+  id: string,
+): Promise<QuarantineDetail> {
   const scope = scopeFor(auth.user);
   const now = Date.now();
   const summary = await summaryFor(deps, id, scope, now);
@@ -393,6 +397,7 @@ export async function quarantineDetail(deps: Deps, auth: AuthContext, id: string
       rows.map((r) => r.recipient),
     ),
     learned: await learnedState(deps.db, auth, m),
+    can_learn: mayLearn(deps.config, auth.user.role),
   };
 }
 

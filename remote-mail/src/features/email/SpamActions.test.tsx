@@ -43,7 +43,14 @@ function serve(detail: QuarantineDetail, actions: Partial<Record<string, (call: 
   });
 }
 
-const step = (ok: boolean, extra: object = {}) => ({ ok, skipped: false, code: null, message: null, ...extra });
+const step = (ok: boolean, extra: object = {}) => ({
+  ok,
+  skipped: false,
+  code: null,
+  message: null,
+  retry_after: null,
+  ...extra,
+});
 const NOT_SPAM: NotSpamResponse = {
   release: {
     ...step(true),
