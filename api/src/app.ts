@@ -7,6 +7,7 @@ import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { openMigratedDatabase, warnOfUnsafeDurability, type DatabaseHandle } from './db/database';
 import { errorHandler } from './lib/error-handler';
+import { redactHeaders, redactUrl } from './lib/log-redaction';
 import { HttpError } from './lib/http-error';
 import { registerCompression } from './lib/compression';
 import { createSerializerCompiler } from './lib/serializer';
@@ -72,14 +73,13 @@ function warnOfUntrustedProxy(app: FastifyInstance) {
 
 /**
  * The request as its log line shows it. Links e-mailed by the console carry their secret in the
- * query (`/invitation?token=…`, `/profile/confirm-email?token=…`): opening one must not write a
- * usable token to the access log.
+ * URL (`/invitation?token=…`, `/digest/<token>`), and a client may put one there (`?access_token=`):
+ * no usable credential is written to the access log.
  */
 export function requestForLog(request: FastifyRequest) {
   return {
     method: request.method,
-    // E-mailed credentials: ?token= links, and digest links' path token (/digest/…, /api/digest/…).
-    url: request.url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]').replace(/(\/digest\/)[^/?#]+/gi, '$1[redacted]'),
+    url: redactUrl(request.url),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
@@ -113,7 +113,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      serializers: { req: requestForLog },
+      // `headers` too: whatever logs a request's or a call's headers goes through the same rule.
+      serializers: { req: requestForLog, headers: redactHeaders },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     // X-Forwarded-For is honoured only from these addresses (request.ip, rate limits, audit).

@@ -410,3 +410,22 @@ test('the access log never holds the token of an e-mailed link', async () => {
   expect(text).toContain('/profile/confirm-email?TOKEN=[redacted]');
   expect(text).not.toMatch(/SECRETINVITETOKEN123|SECRETCONFIRMTOKEN456/);
 });
+
+test('the access log never holds a credential a client put in the URL, nor a logged header’s (issue 29)', async () => {
+  lines.length = 0;
+  const jwt = admin; // a live access token
+  await t.app.inject({ method: 'GET', url: `/api/users/me/?access_token=${jwt}&page_size=5` });
+  await t.app.inject({ method: 'GET', url: '/api/health/?API_KEY=SECRETKEY789&x_token=SECRETXTOKEN012' });
+  t.app.log.warn(
+    { headers: { authorization: `Bearer ${jwt}`, cookie: 'qc_device=SECRETCOOKIE345', accept: '*/*' } },
+    'h',
+  );
+  const text = lines.join('\n');
+  expect(text).toContain('/api/users/me/?access_token=[redacted]&page_size=5');
+  expect(text).toContain('/api/health/?API_KEY=[redacted]&x_token=[redacted]');
+  expect(logLines().find((l) => l.msg === 'h')).toMatchObject({
+    headers: { authorization: '[redacted]', cookie: '[redacted]', accept: '*/*' },
+  });
+  expect(text).not.toContain(jwt.split('.')[2]!);
+  expect(text).not.toMatch(/SECRETKEY789|SECRETXTOKEN012|SECRETCOOKIE345/);
+});
