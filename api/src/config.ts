@@ -34,8 +34,8 @@ export interface Config {
   refreshGrace: number;
   partialTtl: number;
   /**
-   * Roles whose users must have two-factor on (QC_MFA_REQUIRED_ROLES): without it, sign-in goes to
-   * the set-up step, as for a user with mfa_required.
+   * Roles whose users must have two-factor on (QC_MFA_REQUIRED_ROLES, default admin and domain_admin):
+   * without it, sign-in goes to the set-up step, as for a user with mfa_required.
    */
   mfaRequiredRoles: Role[];
   /** Seconds a started two-factor set-up (and the set-up token of a sign-in) stays usable. */
@@ -142,8 +142,11 @@ const secret = (min: number) =>
     })
     .refine((v) => new Set(v).size >= 10, 'must be random (e.g. openssl rand -hex 32)');
 
-/** A comma-separated list of roles (spaces and repeats ignored); unset: `fallback`. */
-const roleList = (fallback: readonly Role[]) =>
+/**
+ * A comma-separated list of roles (spaces and repeats ignored); unset: `fallback`. With `none`, the
+ * word none is the empty list, and only it: an empty value is unset, so "no role" must be said.
+ */
+const roleList = (fallback: readonly Role[], { none = false } = {}) =>
   z
     .string()
     .default(fallback.join(','))
@@ -153,10 +156,14 @@ const roleList = (fallback: readonly Role[]) =>
         .map((s) => s.trim())
         .filter(Boolean),
     )
-    .refine((list) => list.every((r) => (ROLES as readonly string[]).includes(r)), {
-      message: `must be a comma-separated list of roles among ${ROLES.join(', ')}`,
+    .refine((list) => (none && list.join() === 'none') || list.every((r) => (ROLES as readonly string[]).includes(r)), {
+      message: `must be a comma-separated list of roles among ${ROLES.join(', ')}${none ? ', or none' : ''}`,
     })
-    .transform((list) => [...new Set(list)] as Role[]);
+    .refine((list) => !none || list.length > 0, 'must name at least one role, or none')
+    .transform((list) => (none && list.join() === 'none' ? [] : ([...new Set(list)] as Role[])));
+
+/** QC_MFA_REQUIRED_ROLES when unset: the roles that manage others' mail and accounts. */
+export const MFA_REQUIRED_ROLES_DEFAULT: readonly Role[] = ['admin', 'domain_admin'];
 
 const EnvSchema = z.object({
   QC_PORT: int(8080, 0, 65535),
@@ -187,19 +194,9 @@ const EnvSchema = z.object({
   QC_SESSION_MAX_AGE: int(30 * 24 * 3600, 60, 365 * 24 * 3600),
   QC_REFRESH_GRACE: int(30, 0, 300),
   QC_PARTIAL_TTL: int(300, 1, 1800),
-  QC_MFA_REQUIRED_ROLES: z
-    .string()
-    .optional()
-    .transform((v) =>
-      (v ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .refine((list) => list.every((r) => (ROLES as readonly string[]).includes(r)), {
-      message: `must be a comma-separated list of roles among ${ROLES.join(', ')}`,
-    })
-    .transform((list) => [...new Set(list)] as Role[]),
+  // Secure by default: unset (or empty, like every variable) is admin,domain_admin; only the word
+  // `none` turns it off, so a value lost on the way can never mean "no two-factor".
+  QC_MFA_REQUIRED_ROLES: roleList(MFA_REQUIRED_ROLES_DEFAULT, { none: true }),
   QC_MFA_SETUP_TTL: int(900, 60, 24 * 3600),
   QC_LOGIN_RATE_ACCOUNT_MAX: int(10, 1, 100_000),
   QC_LOGIN_RATE_IP_MAX: int(100, 1, 100_000),

@@ -52,6 +52,8 @@ export function benchApiEnv(dataDir, ingestToken) {
     QC_RETENTION_DAYS: '0',
     QC_STATIC_DIR: path.join(dataDir, 'static'),
     QC_REMOTES_DIR: dataDir,
+    // The benchmarks sign in as an admin with a password only.
+    QC_MFA_REQUIRED_ROLES: 'none',
   };
 }
 
@@ -99,6 +101,7 @@ export async function consoleUnderTest() {
       QC_DATA_DIR: tmp,
       QC_ADMIN_EMAIL: BENCH_ADMIN.email,
       QC_ADMIN_PASSWORD: BENCH_ADMIN.password,
+      QC_MFA_REQUIRED_ROLES: 'none', // the benchmarks sign in as it with a password only
       QC_LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'ignore', 'inherit'],

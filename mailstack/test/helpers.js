@@ -219,6 +219,7 @@ async function startRealApi({ port, token, mapsToken, mapsExpires = 1, env: extr
     QC_INGEST_TOKEN: token,
     QC_ADMIN_EMAIL: admin.email,
     QC_ADMIN_PASSWORD: admin.password,
+    QC_MFA_REQUIRED_ROLES: 'none', // login() signs in as the admin with the password only
     QC_ARGON2_MEMORY_KIB: '64',
     QC_ARGON2_TIME_COST: '1',
     QC_STATIC_DIR: path.join(dataDir, 'static'),

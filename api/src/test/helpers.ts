@@ -48,6 +48,9 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
     QC_LOGIN_RATE_ACCOUNT_MAX: '1000',
     QC_LOGIN_RATE_IP_MAX: '1000',
     QC_DB_POOL_MAX: '4',
+    // Tests sign in as admins without two-factor; the default (admin,domain_admin) is tested in
+    // mfa-required.test.ts.
+    QC_MFA_REQUIRED_ROLES: 'none',
   };
   let dropSchema = async () => {};
   const base = process.env.QC_TEST_DATABASE_URL;

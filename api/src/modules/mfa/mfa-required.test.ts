@@ -1,9 +1,11 @@
 import { MfaEnableResponse, MfaSetupResponse, TwoFactorSetupChallenge } from '@qc/contracts';
 import { ConfigError, loadConfig } from '../../config';
+import { startServer } from '../../server';
 import {
   bearer,
   createMfaUser,
   createTestApp,
+  createTestEnv,
   currentStep,
   partialLogin,
   PASSWORD,
@@ -11,6 +13,7 @@ import {
   totpAt,
   type TestApp,
 } from '../../test/helpers';
+import { DEFAULT_ADMIN_EMAIL } from '../users/users.service';
 
 // Two-factor that must be set up before any access (issue 16 §3): an administrator's `mfa_required`,
 // or a role in QC_MFA_REQUIRED_ROLES. The sign-in then answers a set-up challenge whose token opens
@@ -46,24 +49,78 @@ async function completeSetup(token: string) {
 }
 
 describe('QC_MFA_REQUIRED_ROLES', () => {
-  const base = () => ({ ...processEnvWithoutQc(), ...t.env });
-  test('default: no role; a list of roles is read, spaces and repeats aside', () => {
-    expect(loadConfig({ ...base(), QC_MFA_REQUIRED_ROLES: '' }, t.tmpDir).mfaRequiredRoles).toEqual([]);
-    expect(
-      loadConfig({ ...base(), QC_MFA_REQUIRED_ROLES: ' admin, domain_admin ,admin' }, t.tmpDir).mfaRequiredRoles,
-    ).toEqual(['admin', 'domain_admin']);
+  /** The test app's settings without QC_MFA_REQUIRED_ROLES (the test harness turns it off). */
+  const unset = () => {
+    const env: Record<string, string> = { ...processEnvWithoutQc(), ...t.env };
+    delete env.QC_MFA_REQUIRED_ROLES;
+    return env;
+  };
+  const rolesOf = (value?: string) =>
+    loadConfig(value === undefined ? unset() : { ...unset(), QC_MFA_REQUIRED_ROLES: value }, t.tmpDir).mfaRequiredRoles;
+  const problemsOf = (value: string) => {
+    try {
+      rolesOf(value);
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      return (e as ConfigError).problems.join('\n');
+    }
+    throw new Error(`${value} was accepted`);
+  };
+
+  test('secure by default: unset or empty is admin and domain_admin; only `none` is no role', () => {
+    expect(rolesOf()).toEqual(['admin', 'domain_admin']);
+    expect(rolesOf('')).toEqual(['admin', 'domain_admin']);
+    expect(rolesOf('none')).toEqual([]);
+    expect(rolesOf(' none ')).toEqual([]);
+    expect(rolesOf(' admin, domain_admin ,admin')).toEqual(['admin', 'domain_admin']);
+    expect(rolesOf('user')).toEqual(['user']);
   });
 
   test('a role that does not exist stops the start-up, naming the variable', () => {
-    for (const value of ['admins', 'admin,superuser', 'Admin']) {
-      let error: unknown;
+    for (const value of ['admins', 'admin,superuser', 'Admin', 'none,admin', 'None']) {
+      expect(problemsOf(value)).toMatch(/^QC_MFA_REQUIRED_ROLES: .*admin, domain_admin, user, or none/);
+    }
+  });
+
+  test('a value naming no role (commas, spaces) is refused, not taken for "none"', () => {
+    for (const value of [',', ' ', ' , ']) {
+      expect(problemsOf(value)).toBe('QC_MFA_REQUIRED_ROLES: must name at least one role, or none');
+    }
+  });
+
+  test('by default the generated first admin is taken through the two-factor set-up at first sign-in', async () => {
+    const env = await createTestEnv({ QC_PORT: '0' });
+    delete env.env.QC_MFA_REQUIRED_ROLES;
+    try {
+      let out = '';
+      const app = await startServer(loadConfig(env.env, env.tmpDir), (text) => (out += text));
       try {
-        loadConfig({ ...base(), QC_MFA_REQUIRED_ROLES: value }, t.tmpDir);
-      } catch (e) {
-        error = e;
+        const password = /password:\s+(\S+)/.exec(out)![1]!;
+        const login = await app.inject({
+          method: 'POST',
+          url: '/api/auth/login/',
+          payload: { email: DEFAULT_ADMIN_EMAIL, password },
+        });
+        const token = TwoFactorSetupChallenge.strict().parse(login.json()).partial_token;
+        expect((await app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(token) })).statusCode).toBe(
+          403,
+        );
+        const setup = await app.inject({ method: 'POST', url: '/api/users/me/mfa/setup/', headers: bearer(token) });
+        const { secret } = MfaSetupResponse.strict().parse(setup.json());
+        const enable = await app.inject({
+          method: 'POST',
+          url: '/api/users/me/mfa/enable/',
+          headers: bearer(token),
+          payload: { totp_code: await totpAt(secret, currentStep()) },
+        });
+        const { access } = MfaEnableResponse.strict().parse(enable.json());
+        const me = await app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(access!) });
+        expect(me.json()).toMatchObject({ email: DEFAULT_ADMIN_EMAIL, role: 'admin', mfa_enabled: true });
+      } finally {
+        await app.close();
       }
-      expect(error).toBeInstanceOf(ConfigError);
-      expect((error as ConfigError).problems.join('\n')).toMatch(/^QC_MFA_REQUIRED_ROLES: .*admin, domain_admin, user/);
+    } finally {
+      await env.cleanup();
     }
   });
 
