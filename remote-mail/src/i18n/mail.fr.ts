@@ -369,11 +369,15 @@ const mail = {
     rspamd_refused: 'Rspamd a refusé\u00a0: rien n’a été appris.',
     learn_not_configured:
       'L’apprentissage n’est pas configuré sur le serveur (contrôleur Rspamd). Contactez votre administrateur.',
+    already_description: 'Rspamd le connaissait déjà ainsi\u00a0: rien de nouveau n’a été appris.',
+    learning_not_allowed: 'L’apprentissage est réservé à d’autres rôles sur ce serveur\u00a0: rien n’a été appris.',
+    learn_in_progress: 'Cet e-mail est déjà en cours d’apprentissage\u00a0: rien n’a été envoyé de nouveau.',
   },
   not_spam: {
     button: 'Pas un spam',
     title: 'Ce n’est pas un spam',
     intro: 'L’e-mail sera libéré et appris comme légitime par Rspamd.',
+    intro_no_learn: 'L’e-mail sera libéré. Votre rôle ne permet pas de l’apprendre à Rspamd.',
     allow: 'Autoriser aussi l’expéditeur {{sender}}\u00a0:',
     allow_me: 'pour moi',
     allow_domain: 'pour mon domaine',
@@ -391,6 +395,7 @@ const mail = {
     whitelist_ok: '{{address}} ajouté à la liste blanche',
     skipped: 'Non demandé',
     failed: 'Échec',
+    not_allowed: 'Non autorisé',
     error: 'Erreur lors de l’opération «\u00a0Pas un spam\u00a0»',
     others_one: '{{count}} autre e-mail de cet expéditeur en quarantaine\u00a0: le libérer aussi\u202f?',
     others_other: '{{count}} autres e-mails de cet expéditeur en quarantaine\u00a0: les libérer aussi\u202f?',

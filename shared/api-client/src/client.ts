@@ -80,10 +80,20 @@ function rateLimitWait(retryAfter: number): { unit: 'seconds' | 'minutes'; count
     : { unit: 'minutes', count: Math.ceil(retryAfter / 60) };
 }
 
+/**
+ * The `common` i18n key and values of a 429 that asks to wait `retryAfter` seconds (unsaid: none);
+ * also for a refusal reported inside an answer (a step's `retry_after`).
+ */
+export function rateLimitedMessage(retryAfter?: number | null): [key: string, values: { count?: number }] {
+  if (!retryAfter) return ['errors.rate_limited', {}];
+  const { unit, count } = rateLimitWait(retryAfter);
+  return [`errors.rate_limited_${unit}`, { count }];
+}
+
 /** The i18n values of errorMessageKey's text (a 429's wait: `count`); pass them with the key. */
 export function errorMessageValues(error: unknown): { count?: number } {
   const { status, retryAfter } = readApiError(error);
-  return status === 429 && retryAfter ? { count: rateLimitWait(retryAfter).count } : {};
+  return status === 429 ? rateLimitedMessage(retryAfter)[1] : {};
 }
 
 /**
@@ -97,8 +107,7 @@ export function errorMessageKey(error: unknown): string {
   if (status === 401) return 'errors.unauthenticated';
   if (status === 403) return 'errors.forbidden';
   if (status === 404) return 'errors.not_found';
-  if (status === 429)
-    return retryAfter ? `errors.rate_limited_${rateLimitWait(retryAfter).unit}` : 'errors.rate_limited';
+  if (status === 429) return rateLimitedMessage(retryAfter)[0];
   // 503 database_unavailable (with Retry-After) while the api's database is unreachable; 502/504
   // from a proxy while the api restarts: temporary, said as such, not as a server fault.
   if (code === 'database_unavailable' || status === 502 || status === 503 || status === 504)

@@ -11,6 +11,7 @@ export {
   readApiError,
   errorMessageKey,
   errorMessageValues,
+  rateLimitedMessage,
   isHTTPError,
   type ApiErrorInfo,
 } from './client';

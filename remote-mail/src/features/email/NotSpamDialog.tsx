@@ -5,7 +5,7 @@ import Flex from 'antd/es/flex';
 import Modal from 'antd/es/modal';
 import Radio from 'antd/es/radio';
 import Typography from 'antd/es/typography';
-import { errorMessageKey, readApiError } from '@qc/api-client';
+import { errorMessageKey, rateLimitedMessage, readApiError } from '@qc/api-client';
 import { useSession } from '@qc/auth';
 import type { NotSpamResponse, StepOutcome } from '@qc/contracts';
 import { useThemeToken } from '@qc/ui';
@@ -18,20 +18,29 @@ import { failureReason } from '../quarantine/failure-reason';
 import { useBulkAction } from '../quarantine/quarantine.queries';
 import { revealBidi } from './bidi';
 import { useNotSpam } from './learning.queries';
+import { LEARN_CODES } from './useLearnAction';
 
 /** The e-mail "Not spam" is about: its id and its displayed sender (the one whitelisted). */
 export interface NotSpamTarget {
   id: string;
   sender: string;
+  /** False when the caller's role may not learn (the detail's can_learn); unknown from a list row. */
+  canLearn?: boolean;
 }
 
 type Allow = 'me' | 'domain' | 'none';
 
-const LEARN_CODES = ['rspamd_unavailable', 'rspamd_refused', 'learn_not_configured'];
+/** Refusals the console's own words say whole: the api's English message adds nothing to them. */
+const SAID_WHOLE = ['learning_not_allowed', 'learn_in_progress', 'rate_limited'];
 
-/** Why a step failed, in words: a learn's codes, a whitelist conflict, else a release's. */
-function stepReason(t: TFunction<'mail'>, code: string): string {
+/** Why a step failed, in words: a learn's codes, a budget's wait, a whitelist conflict, else a release's. */
+function stepReason(t: TFunction<'mail'>, code: string, retryAfter: number | null): string {
   if (LEARN_CODES.includes(code)) return t(`learn.${code}`);
+  // The same words as a refused call's: "Too many requests. Try again in 5 minutes."
+  if (code === 'rate_limited') {
+    const [key, values] = rateLimitedMessage(retryAfter);
+    return t(key, { ns: 'common', ...values });
+  }
   if (code === 'list_conflict') return t('not_spam.list_conflict');
   return failureReason(t, code);
 }
@@ -39,14 +48,21 @@ function stepReason(t: TFunction<'mail'>, code: string): string {
 function StepLine({ label, step, ok }: { label: string; step: StepOutcome; ok: string }) {
   const { t } = useTranslation('mail');
   const token = useThemeToken();
-  const icon = step.skipped ? (
-    <MinusCircleOutlined aria-hidden style={{ color: token.colorTextSecondary }} />
-  ) : step.ok ? (
-    <CheckCircleFilled aria-hidden style={{ color: token.colorSuccess }} />
-  ) : (
-    <CloseCircleFilled aria-hidden style={{ color: token.colorError }} />
-  );
-  const text = step.skipped ? t('not_spam.skipped') : step.ok ? ok : t('not_spam.failed');
+  // A learn the caller's role may not make is no failure: said as not done, like a step not asked for.
+  const notAllowed = step.code === 'learning_not_allowed';
+  const icon =
+    step.skipped || notAllowed ? (
+      <MinusCircleOutlined aria-hidden style={{ color: token.colorTextSecondary }} />
+    ) : step.ok ? (
+      <CheckCircleFilled aria-hidden style={{ color: token.colorSuccess }} />
+    ) : (
+      <CloseCircleFilled aria-hidden style={{ color: token.colorError }} />
+    );
+  const text = step.skipped
+    ? t('not_spam.skipped')
+    : step.ok
+      ? ok
+      : t(notAllowed ? 'not_spam.not_allowed' : 'not_spam.failed');
   return (
     <li style={{ marginBottom: 8 }} data-testid="not-spam-step" data-ok={step.skipped ? 'skipped' : String(step.ok)}>
       <Flex gap={8} align="flex-start">
@@ -58,8 +74,8 @@ function StepLine({ label, step, ok }: { label: string; step: StepOutcome; ok: s
           {!step.ok && !step.skipped ? (
             <div>
               <Typography.Text type="secondary" style={{ wordBreak: 'break-word' }}>
-                {step.code ? stepReason(t, step.code) : null}
-                {step.message ? ` ${step.message}` : null}
+                {step.code ? stepReason(t, step.code, step.retry_after) : null}
+                {step.message && !SAID_WHOLE.includes(step.code ?? '') ? ` ${step.message}` : null}
               </Typography.Text>
             </div>
           ) : null}
@@ -224,7 +240,9 @@ export function NotSpamDialog({ target, onClose }: { target: NotSpamTarget | nul
         <Result result={result} />
       ) : target ? (
         <Flex vertical gap={12}>
-          <Typography.Paragraph style={{ margin: 0 }}>{t('not_spam.intro')}</Typography.Paragraph>
+          <Typography.Paragraph style={{ margin: 0 }}>
+            {t(target.canLearn === false ? 'not_spam.intro_no_learn' : 'not_spam.intro')}
+          </Typography.Paragraph>
           <div role="group" aria-labelledby={`${base}-allow`}>
             <div id={`${base}-allow`} style={{ marginBottom: 6, wordBreak: 'break-word' }}>
               {t('not_spam.allow', { sender: revealBidi(target.sender) })}

@@ -1,7 +1,8 @@
 import { useSession } from '@qc/auth';
 import type { CurrentUser, NotSpamResponse } from '@qc/contracts';
+import { i18next } from '@qc/i18n';
 import { useNotices } from '@qc/ui-state';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   emailDetail,
@@ -251,5 +252,120 @@ describe('e-mail detail: why held, learn, Not spam, Block sender (issue 18)', ()
     await u.click(within(dialog).getByTestId('not-spam-submit'));
     await screen.findAllByTestId('not-spam-step');
     expect(calls.find((c) => c.path === '/api/quarantine/m1/not-spam/')!.body).toEqual({ allow_sender: 'me' });
+  });
+});
+
+describe('e-mail detail: who may learn, and how much (issue 29)', () => {
+  const learnRefused = (status: number, code: string, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify({ code, detail: 'refused' }), {
+      status,
+      headers: { 'Content-Type': 'application/json', ...headers },
+    });
+
+  it('learn refusals say why in words: role, already under way, the budget with its wait; "already" says nothing new was learned', async () => {
+    let answer: () => Response = () => learnRefused(403, 'learning_not_allowed');
+    serve(emailDetail(), { 'POST /api/quarantine/m1/learn/': () => answer() });
+    renderQuarantine('/mail/m1');
+    const u = user();
+    const learnAndRead = async (label: string) => {
+      useNotices.getState().clear();
+      await u.click(await screen.findByTestId('email-learn'));
+      await u.click(await screen.findByText(label));
+      await waitFor(() => expect(noticeTitles()).toHaveLength(1));
+      return `${noticeTitles()[0]} | ${useNotices.getState().notices[0]?.description}`;
+    };
+    expect(await learnAndRead('Apprendre comme spam')).toBe(
+      'error: Erreur lors de l’apprentissage | L’apprentissage est réservé à d’autres rôles sur ce serveur\u00a0: rien n’a été appris.',
+    );
+    answer = () => learnRefused(409, 'learn_in_progress');
+    expect(await learnAndRead('Apprendre comme spam')).toBe(
+      'error: Erreur lors de l’apprentissage | Cet e-mail est déjà en cours d’apprentissage\u00a0: rien n’a été envoyé de nouveau.',
+    );
+    answer = () => learnRefused(429, 'rate_limited', { 'Retry-After': '42' });
+    expect(await learnAndRead('Apprendre comme légitime')).toBe(
+      'error: Erreur lors de l’apprentissage | Trop de requêtes. Réessayez dans 42\u00a0secondes.',
+    );
+    answer = () =>
+      jsonResponse(200, {
+        as: 'spam',
+        already: true,
+        rspamd: 'You already taught Rspamd this e-mail as spam: not sent again.',
+        learned: { as: 'spam', at: '2026-11-20T10:00:00Z', by: 'jane@example.com' },
+      });
+    expect(await learnAndRead('Apprendre comme spam')).toBe(
+      'info: Déjà appris comme spam | Rspamd le connaissait déjà ainsi\u00a0: rien de nouveau n’a été appris.',
+    );
+  });
+
+  it('a role that may not learn (can_learn false): no Learn menu; "Not spam" says so first, then its learn step is not allowed', async () => {
+    serve(emailDetail({ can_learn: false }), {
+      'POST /api/quarantine/m1/not-spam/': () =>
+        jsonResponse(200, {
+          ...NOT_SPAM,
+          learn: {
+            ...step(false, {
+              code: 'learning_not_allowed',
+              message: 'Your role may not teach Rspamd (QC_LEARN_ROLES).',
+            }),
+            already: false,
+          },
+          others: { sender: 'x', count: 0, ids: [] },
+        }),
+    });
+    renderQuarantine('/mail/m1');
+    const u = user();
+    await u.click(await screen.findByTestId('email-not-spam'));
+    expect(screen.queryByTestId('email-learn')).toBeNull();
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('L’e-mail sera libéré. Votre rôle ne permet pas de l’apprendre à Rspamd.');
+    await u.click(within(dialog).getByTestId('not-spam-submit'));
+    const steps = await screen.findAllByTestId('not-spam-step');
+    expect(steps[0]).toHaveTextContent('Libération : Libéré');
+    expect(steps[1]).toHaveTextContent(
+      'Apprentissage : Non autoriséL’apprentissage est réservé à d’autres rôles sur ce serveur : rien n’a été appris.',
+    );
+    // The api's English message is not added to the French words.
+    expect(steps[1]).not.toHaveTextContent('QC_LEARN_ROLES');
+    expect(steps[2]).toHaveTextContent('promo@spam.example ajouté à la liste blanche');
+  });
+
+  it('a role that may learn sees the Learn menu and the usual "Not spam" intro', async () => {
+    serve(emailDetail({ can_learn: true }));
+    renderQuarantine('/mail/m1');
+    const u = user();
+    expect(await screen.findByTestId('email-learn')).toBeInTheDocument();
+    await u.click(screen.getByTestId('email-not-spam'));
+    expect(await screen.findByRole('dialog')).toHaveTextContent(
+      'L’e-mail sera libéré et appris comme légitime par Rspamd.',
+    );
+  });
+
+  it('"Not spam" with its learn refused by the budget: the step says how long to wait, in French and in English', async () => {
+    serve(emailDetail(), {
+      'POST /api/quarantine/m1/not-spam/': () =>
+        jsonResponse(200, {
+          ...NOT_SPAM,
+          learn: {
+            ...step(false, { code: 'rate_limited', message: 'Too many learns. Try again later.', retry_after: 7200 }),
+            already: false,
+          },
+          others: { sender: 'x', count: 0, ids: [] },
+        }),
+    });
+    renderQuarantine('/mail/m1');
+    const u = user();
+    await u.click(await screen.findByTestId('email-not-spam'));
+    await u.click(within(await screen.findByRole('dialog')).getByTestId('not-spam-submit'));
+    const steps = await screen.findAllByTestId('not-spam-step');
+    expect(steps[1]).toHaveTextContent('Apprentissage : ÉchecTrop de requêtes. Réessayez dans 120 minutes.');
+    expect(steps[1]).not.toHaveTextContent('Too many learns');
+    await act(() => i18next.changeLanguage('en'));
+    try {
+      expect(screen.getAllByTestId('not-spam-step')[1]).toHaveTextContent(
+        'Learning: FailedToo many requests. Try again in 120 minutes.',
+      );
+    } finally {
+      await act(() => i18next.changeLanguage('fr'));
+    }
   });
 });

@@ -16,14 +16,15 @@ export function SpamActions({ email }: { email: QuarantineDetail }) {
     <>
       <Button
         icon={<LikeOutlined aria-hidden />}
-        onClick={() => setTarget({ id: email.id, sender: email.sender })}
+        onClick={() => setTarget({ id: email.id, sender: email.sender, canLearn: email.can_learn })}
         disabled={!held || !email.raw_available}
         data-testid="email-not-spam"
       >
         {t('not_spam.button')}
       </Button>
       <BlockSender sender={email.sender} />
-      <LearnMenu id={email.id} disabled={!email.raw_available} testId="email-learn" />
+      {/* Only for a role that may learn (QC_LEARN_ROLES): the api would refuse it. */}
+      {email.can_learn ? <LearnMenu id={email.id} disabled={!email.raw_available} testId="email-learn" /> : null}
       <NotSpamDialog target={target} onClose={() => setTarget(null)} />
     </>
   );

@@ -89,4 +89,30 @@ describe('history: learn actions and list rows (issue 18)', () => {
     await waitFor(() => expect(noticeTitles()).toEqual(['success: Appris comme légitime']));
     expect(calls.find((c) => c.path === '/api/quarantine/m42/learn/')!.body).toEqual({ as: 'ham' });
   });
+
+  it('a learn from a row refused by the role or the budget says why (a row cannot tell beforehand)', async () => {
+    let refusal = { status: 403, code: 'learning_not_allowed', headers: {} as Record<string, string> };
+    mockApi((c) =>
+      c.path === '/api/quarantine/m42/learn/'
+        ? new Response(JSON.stringify({ code: refusal.code, detail: 'refused' }), {
+            status: refusal.status,
+            headers: { 'Content-Type': 'application/json', ...refusal.headers },
+          })
+        : jsonResponse(200, { results: [entry()], next_cursor: null }),
+    );
+    renderExposed('history', <ExposedHistory />);
+    const u = userEvent.setup({ delay: null });
+    const learnHam = async () => {
+      useNotices.getState().clear();
+      await u.click(await screen.findByTestId('history-learn'));
+      await u.click(await screen.findByText('Apprendre comme légitime'));
+      await waitFor(() => expect(noticeTitles()).toEqual(['error: Erreur lors de l’apprentissage']));
+      return useNotices.getState().notices[0]?.description;
+    };
+    expect(await learnHam()).toBe(
+      'L’apprentissage est réservé à d’autres rôles sur ce serveur\u00a0: rien n’a été appris.',
+    );
+    refusal = { status: 429, code: 'rate_limited', headers: { 'Retry-After': '3600' } };
+    expect(await learnHam()).toBe('Trop de requêtes. Réessayez dans 60\u00a0minutes.');
+  });
 });
