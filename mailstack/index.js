@@ -18,6 +18,7 @@ const { execFileSync, spawnSync } = require('node:child_process');
 
 const { setIni } = require('./lib/ini');
 const { startDaemon, waitReady } = require('./lib/daemon');
+const { writeMapsProxy } = require('./lib/maps-proxy');
 const { HOST, freePort, portInUse, redisPing, request, smtpGreeting } = require('./lib/net');
 const { startSink } = require('./lib/sink');
 
@@ -25,7 +26,7 @@ const HARAKA_CONFIG = path.join(__dirname, 'haraka', 'config');
 const RSPAMD_LOCAL = path.join(__dirname, 'rspamd', 'local.d');
 const RSPAMD_LOOPBACK = path.join(__dirname, 'rspamd', 'loopback');
 const RSPAMD_HERMETIC = path.join(__dirname, 'rspamd', 'hermetic');
-const APT_PACKAGES = ['rspamd', 'redis-server'];
+const APT_PACKAGES = ['rspamd', 'redis-server', 'nginx'];
 const RSPAMD_USER = '_rspamd';
 const GTUBE = 'XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X';
 
@@ -45,7 +46,12 @@ function which(cmd) {
 }
 
 function findBinaries() {
-  return { redis: which('redis-server'), rspamd: which('rspamd'), rspamadm: which('rspamadm') };
+  return {
+    redis: which('redis-server'),
+    rspamd: which('rspamd'),
+    rspamadm: which('rspamadm'),
+    nginx: which('nginx'),
+  };
 }
 
 /**
@@ -62,7 +68,7 @@ function ensureBinaries({ install = false, log = console.log } = {}) {
   const how = `apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${APT_PACKAGES.join(' ')}`;
   if (!install) {
     throw new Error(
-      `The mail stack needs Rspamd and Redis from Debian, and ${names} ${missing().length > 1 ? 'are' : 'is'} not installed.\n` +
+      `The mail stack needs Rspamd, Redis and nginx from Debian, and ${names} ${missing().length > 1 ? 'are' : 'is'} not installed.\n` +
         `Install them (as root): ${how}\n(npm test installs them; node mailstack/run.mjs does it when run as root.)`,
     );
   }
@@ -141,7 +147,9 @@ filters = "chartable,regexp";
 # list. Test-only: URL extraction works for the suffixes listed there.
 url_tld = "$LOCAL_CONFDIR/tld-small.dat";
 `;
-const RSPAMD_LOGGING = 'type = "console";\nlevel = "info";\nsystemd = false;\ncolor = false;\n';
+// "silent": the main process at info (start, config, added maps), the workers at notice (each
+// message's verdict, warnings, errors): no line per map poll (issue 29). As in compose.
+const RSPAMD_LOGGING = 'type = "console";\nlevel = "silent";\nsystemd = false;\ncolor = false;\n';
 // Rspamd keeps the HTTP maps it fetched (and their compiled regexes) in maps_cache_dir, /var/lib/rspamd
 // by default whatever DBDIR says: keep them in this run's DBDIR, so no run starts with another's rules.
 // No symbols cache: Rspamd 3.4 (Debian bookworm) cannot save it (it opens symbols.cache.new without
@@ -190,16 +198,10 @@ function qconsoleMapNames() {
 }
 
 /**
- * QC_MAPS_URL for rspamd's command line: the console's map URL with the secret as basic auth; with
- * no secret, a local folder of empty maps (the console's rules are then off, and nothing fails).
+ * QC_MAPS_URL for rspamd's command line without a maps secret: a local folder of empty maps (the
+ * console's rules are then off, and nothing fails).
  */
-function mapsUrl(confDir, { url, token }) {
-  if (token) {
-    const u = new URL(url);
-    u.username = 'rspamd';
-    u.password = token;
-    return u.href.replace(/\/+$/, '');
-  }
+function emptyMapsUrl(confDir) {
   const dir = path.join(confDir, 'qc-maps-off');
   fs.mkdirSync(dir, { recursive: true });
   for (const name of qconsoleMapNames()) {
@@ -209,6 +211,13 @@ function mapsUrl(confDir, { url, token }) {
     fs.writeFileSync(path.join(dir, name), body);
   }
   return `file://${dir}`;
+}
+
+/** Rspamd's environment: the maps secret (a dev shell's QC_RSPAMD_MAPS_TOKEN) is the proxy's alone. */
+function withoutMapsSecret(env) {
+  const rest = { ...env };
+  delete rest.QC_RSPAMD_MAPS_TOKEN;
+  return rest;
 }
 
 function writeRspamdConfig(
@@ -302,7 +311,8 @@ async function rspamdCanary(url) {
 }
 
 /**
- * Starts Redis, Rspamd and Haraka on 127.0.0.1 and resolves once all three answer.
+ * Starts Redis, Rspamd (with its maps proxy when there is a maps secret) and Haraka on 127.0.0.1, and
+ * resolves once all of them answer.
  *
  * @param {object} [opts]
  * @param {string} [opts.apiUrl]        console base URL (default QC_API_URL or http://127.0.0.1:8080)
@@ -318,7 +328,8 @@ async function rspamdCanary(url) {
  *                                      arrives (default example.com/.org/.net)
  * @param {number} [opts.domainsRefresh=10] seconds between the plugin's polls of the console's domains
  * @param {{url?: string, token?: string}|false} [opts.maps] where Rspamd fetches the console's rules
- *   (default url <apiUrl>/api/rspamd/maps, token QC_RSPAMD_MAPS_TOKEN); false or no token: local
+ *   (default url <apiUrl>/api/rspamd/maps, token QC_RSPAMD_MAPS_TOKEN), through the maps proxy (nginx
+ *   on a free loopback port, rspamd/maps-proxy) that adds the token; false or no token: local
  *   empty maps (the console's rules are off)
  * @param {number} [opts.mapWatchInterval=1] Rspamd's map_watch_interval, seconds (compose uses 5)
  * @param {number} [opts.greylistWindow] seconds a greylisted sender must wait before its retry is
@@ -359,6 +370,7 @@ async function startMailStack(opts = {}) {
     redis: path.join(logsDir, 'redis.log'),
     rspamd: path.join(logsDir, 'rspamd.log'),
     haraka: path.join(logsDir, 'haraka.log'),
+    mapsProxy: path.join(logsDir, 'maps-proxy.log'),
   };
 
   const smtpPort = opts.smtpPort || (await freePort());
@@ -386,7 +398,15 @@ async function startMailStack(opts = {}) {
   if (opts.dns && !(Number.isInteger(dnsPort) && dnsPort > 0 && dnsPort < 65536))
     throw new Error(`dns.port must be a port number, got ${opts.dns.port}`);
   writeRspamdConfig(rspamdConf, { normalPort, controllerPort, redisPort, passwordHash, mapWatchSeconds, dnsPort });
-  const qcMapsUrl = mapsUrl(rspamdConf, maps);
+  // With a secret, Rspamd asks the maps proxy, which adds it: it is in no URL Rspamd logs.
+  const proxy = maps.token
+    ? await writeMapsProxy(path.join(runDir, 'maps-proxy'), {
+        port: await freePort(),
+        url: maps.url,
+        token: maps.token,
+      })
+    : null;
+  const qcMapsUrl = proxy ? proxy.rspamdUrl : emptyMapsUrl(rspamdConf);
   const rspamdState = ['db', 'run', 'log'].map((d) => dir('rspamd', d));
   if (root) {
     const { uid, gid } = rspamdIds();
@@ -424,6 +444,18 @@ async function startMailStack(opts = {}) {
       onLine,
     });
     daemons.push(redis);
+    const mapsProxy =
+      proxy &&
+      startDaemon({
+        name: 'maps-proxy',
+        command: bins.nginx,
+        args: proxy.args,
+        cwd: runDir,
+        env: process.env,
+        logFile: logs.mapsProxy,
+        onLine,
+      });
+    if (mapsProxy) daemons.push(mapsProxy);
     const rspamd = startDaemon({
       name: 'rspamd',
       command: bins.rspamd,
@@ -439,7 +471,7 @@ async function startMailStack(opts = {}) {
         `--var=QC_MAPS_URL=${qcMapsUrl}`,
       ],
       cwd: runDir,
-      env: process.env,
+      env: withoutMapsSecret(process.env),
       logFile: logs.rspamd,
       onLine,
     });
@@ -459,6 +491,8 @@ async function startMailStack(opts = {}) {
     const controllerUrl = `http://${HOST}:${controllerPort}`;
     await Promise.all([
       waitReady(redis, 'PING', () => redisPing(redisPort), readyTimeoutMs),
+      mapsProxy &&
+        waitReady(mapsProxy, 'GET /ping', async () => (await request(proxy.pingUrl)).body === 'pong\n', readyTimeoutMs),
       waitReady(
         rspamd,
         'scanner (/ping, controller, GTUBE canary)',

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Starts Redis, Rspamd and Haraka on 127.0.0.1, wired to a running Quarantine Console, and keeps
-// them in the foreground until Ctrl-C (SIGINT) or SIGTERM, which stops all three.
+// them in the foreground until Ctrl-C (SIGINT) or SIGTERM, which stops them all.
 //
 //   QC_INGEST_TOKEN=<the console's token> node mailstack/run.mjs
 //
@@ -111,7 +111,8 @@ try {
     greylistWindow,
     install: true,
     onLog: (name, line) => {
-      if (name === 'haraka' || name === 'mailstack' || verbose) say(`[${name}] ${line}`);
+      // The maps proxy writes errors only (an api it cannot reach).
+      if (name === 'haraka' || name === 'mailstack' || name === 'maps-proxy' || verbose) say(`[${name}] ${line}`);
     },
   });
 } catch (err) {
@@ -141,7 +142,7 @@ say('Send a test mail (another terminal):');
 say(`  node ${rel}/send-test-mail.mjs --gtube     # spam (GTUBE): quarantined, shows up in the console`);
 say(`  node ${rel}/send-test-mail.mjs             # clean: delivered to the next hop`);
 if (sink) say(`Releases from the console go to the sink when it runs with QC_SMTP_URL=smtp://127.0.0.1:${sink.port}`);
-say('Ctrl-C stops all three.');
+say('Ctrl-C stops them all.');
 
 const exited = await stack.unexpectedExit;
 process.stderr.write(

@@ -36,7 +36,8 @@ if [ ${#failed[@]} -gt 0 ]; then summary; exit 1; fi
 stage "system packages" 20 bash -c 'source scripts/lib.sh
   ensure_apt chromium chromium fonts-liberation
   ensure_apt rspamd rspamd
-  ensure_apt redis-server redis-server'
+  ensure_apt redis-server redis-server
+  ensure_apt nginx nginx'
 export QC_PG_PORT=${QC_PG_PORT:-55432}
 stage postgresql 10 bash scripts/pg.sh start
 

@@ -313,14 +313,16 @@ describe('docker-compose.yml', () => {
     const rspamd = obj(services.rspamd);
     const apiEnv = obj(obj(services.api).environment);
     const rspamdEnv = obj(rspamd.environment);
-    // One secret, required, given to both; Rspamd carries it in its map URL (Rspamd 3.4 has no other way).
-    expect(String(apiEnv.QC_RSPAMD_MAPS_TOKEN)).toMatch(/^\$\{QC_RSPAMD_MAPS_TOKEN:\?/);
-    expect(String(rspamdEnv.QC_MAPS_URL)).toMatch(
-      /^http:\/\/rspamd:\$\{QC_RSPAMD_MAPS_TOKEN:\?[^}]*\}@api:8080\/api\/rspamd\/maps$/,
-    );
-    expect(readFileSync(path.join(root, 'docker/rspamd/entrypoint.sh'), 'utf8')).toMatch(
-      /^exec rspamd .* "--var=QC_MAPS_URL=\$QC_MAPS_URL"$/m,
-    );
+    // One secret, required, given to both. In the rspamd container only the maps proxy holds it:
+    // Rspamd logs its map URLs, which name the proxy on its loopback (mailstack/rspamd/maps-proxy).
+    for (const env of [apiEnv, rspamdEnv])
+      expect(String(env.QC_RSPAMD_MAPS_TOKEN)).toMatch(/^\$\{QC_RSPAMD_MAPS_TOKEN:\?/);
+    expect(rspamdEnv.QC_RSPAMD_MAPS_URL).toBe('http://api:8080/api/rspamd/maps');
+    expect(rspamd.volumes).toContain('./mailstack/rspamd/maps-proxy:/etc/qc/maps-proxy:ro');
+    const entrypoint = readFileSync(path.join(root, 'docker/rspamd/entrypoint.sh'), 'utf8');
+    expect(entrypoint).toMatch(/^QC_MAPS_PROXY_LISTEN=127\.0\.0\.1:11380 sh \/etc\/qc\/maps-proxy\/render\.sh /m);
+    expect(entrypoint).toMatch(/^unset QC_RSPAMD_MAPS_TOKEN$/m);
+    expect(entrypoint).toMatch(/^exec rspamd .* "--var=QC_MAPS_URL=http:\/\/127\.0\.0\.1:11380\/api\/rspamd\/maps"$/m);
     expect(obj(obj(rspamd.depends_on).api).condition).toBe('service_healthy');
     // The allow-list holds the rspamd container's fixed address, outside the range handed out to the
     // other containers, and not the host proxy's.

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app';
+import { buildApp, type BuildOptions } from './app';
 import type { Config } from './config';
 import { openMigratedDatabase, type DatabaseHandle } from './db/database';
 import { createPasswordHasher } from './lib/passwords';
@@ -21,9 +21,9 @@ export async function prepareDatabase(config: Config, out: (text: string) => voi
 export async function listen(
   config: Config,
   database: DatabaseHandle,
-  options: { scheduleJobs: boolean },
+  options: Pick<BuildOptions, 'logStream'> & { scheduleJobs: boolean },
 ): Promise<FastifyInstance> {
-  const app = await buildApp(config, { database, scheduleJobs: options.scheduleJobs });
+  const app = await buildApp(config, { ...options, database });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
@@ -34,6 +34,10 @@ export async function listen(
 }
 
 /** One process: migrate, make sure an admin exists, then listen. main.ts adds the process-level concerns. */
-export async function startServer(config: Config, out: (text: string) => void): Promise<FastifyInstance> {
-  return listen(config, await prepareDatabase(config, out), { scheduleJobs: true });
+export async function startServer(
+  config: Config,
+  out: (text: string) => void,
+  options: Pick<BuildOptions, 'logStream'> = {},
+): Promise<FastifyInstance> {
+  return listen(config, await prepareDatabase(config, out), { ...options, scheduleJobs: true });
 }

@@ -2,13 +2,14 @@
 # Writes the container-specific overrides, then runs rspamd in the foreground.
 set -eu
 : "${RSPAMD_CONTROLLER_PASSWORD:?set RSPAMD_CONTROLLER_PASSWORD (the api's rspamd controller password)}"
-# Where the console's rules are fetched (local.d/multimap.conf and rspamd.lua read it), with the
-# maps secret as basic auth: http://rspamd:<QC_RSPAMD_MAPS_TOKEN>@api:8080/api/rspamd/maps
-: "${QC_MAPS_URL:?set QC_MAPS_URL (the console's Rspamd map URL, with its secret)}"
-case "$QC_MAPS_URL" in
-http://*@*/api/rspamd/maps | https://*@*/api/rspamd/maps) ;;
-*) echo "QC_MAPS_URL must be http(s)://<user>:<secret>@<host:port>/api/rspamd/maps" >&2; exit 2 ;;
-esac
+# The console's rules (local.d/multimap.conf and rspamd.lua) are fetched through the maps proxy
+# (mailstack/rspamd/maps-proxy, mounted at /etc/qc/maps-proxy): nginx on this container's loopback
+# adds the secret (QC_RSPAMD_MAPS_TOKEN) and asks the api (QC_RSPAMD_MAPS_URL). Rspamd writes map
+# URLs into its log, so its own hold no secret; the secret is in the proxy's config alone (root only).
+MAPS_PROXY=/run/qc-maps-proxy
+QC_MAPS_PROXY_LISTEN=127.0.0.1:11380 sh /etc/qc/maps-proxy/render.sh "$MAPS_PROXY"
+unset QC_RSPAMD_MAPS_TOKEN
+nginx -q -t -p "$MAPS_PROXY/" -c "$MAPS_PROXY/nginx.conf" -e stderr
 REDIS="${RSPAMD_REDIS:-redis:6379}"
 OVR=/etc/rspamd/override.d
 HASH=$(rspamadm pw -p "$RSPAMD_CONTROLLER_PASSWORD")
@@ -22,9 +23,11 @@ enable_password = "$HASH";
 # Debian trusts loopback without a password: trust only a TEST-NET address so it is always asked.
 secure_ip = "192.0.2.1";
 CONF
+# "silent": the main process at info (start, config, added maps), the workers at notice (each
+# message's verdict, warnings, errors): no line per map poll. The proxy logs an api it cannot reach.
 cat > "$OVR/logging.inc" <<CONF
 type = "console";
-level = "info";
+level = "silent";
 CONF
 # Hermetic: Debian's maps from maps.rspamd.com (freemail/disposable, mime_types, mid, rbl, whitelist,
 # phishing) read from local files instead, with the loopback stack's own override files
@@ -47,6 +50,6 @@ cat > "$OVR/options.inc" <<CONF
 map_watch_interval = $WATCH;
 cache_file = null;
 CONF
-# The secret travels in the map URL (Rspamd 3.4 has no other way to send one) as a variable of the
-# command line, never in a file. Rspamd writes map URLs into its log: keep its logs private.
-exec rspamd -f -u _rspamd -g _rspamd -c /etc/rspamd/rspamd.conf "--var=QC_MAPS_URL=$QC_MAPS_URL"
+# The proxy runs beside Rspamd (its errors in this container's log); the health check asks both.
+nginx -p "$MAPS_PROXY/" -c "$MAPS_PROXY/nginx.conf" -e stderr -g 'daemon off;' &
+exec rspamd -f -u _rspamd -g _rspamd -c /etc/rspamd/rspamd.conf "--var=QC_MAPS_URL=http://127.0.0.1:11380/api/rspamd/maps"

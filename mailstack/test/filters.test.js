@@ -6,7 +6,9 @@
 //      is live within 15 s of its save (a /checkv2 shows its symbol with the rule's token), and a
 //      matching message gets the rule's action; messages that match nothing are delivered;
 //   2. disabled or deleted (together): within 15 s the same messages are delivered;
-//   3. Rspamd loaded nothing from outside the machine.
+//   3. Rspamd loaded nothing from outside the machine;
+//   4. the maps secret is in no log (Rspamd's, the maps proxy's, the api's), even while the api is
+//      down, and an idle stack writes no line per map poll at the default levels.
 // An accept filter is tried on a message whose score alone would have it quarantined
 // (X-Loopback-Score: quarantine, mailstack/index.js): Rspamd forces "no action" and it is delivered.
 
@@ -28,8 +30,16 @@ let api;
 let sink;
 let stack;
 let rules;
+// The api's log lines, at debug: those at info and above are what it writes by default.
+const apiLog = [];
 beforeAll(async () => {
-  api = await startRealApi({ port: await freePort(), token: TOKEN, mapsToken: MAPS_TOKEN });
+  api = await startRealApi({
+    port: await freePort(),
+    token: TOKEN,
+    mapsToken: MAPS_TOKEN,
+    env: { QC_LOG_LEVEL: 'debug' },
+    logStream: { write: (line) => void apiLog.push(JSON.parse(line)) },
+  });
   await api.addDomain('example.com');
   sink = await startSink();
   stack = await startMailStack({
@@ -331,9 +341,53 @@ test('Rspamd loaded nothing from outside the machine; its map cache stays in the
   expect(log).not.toMatch(/cannot load map/);
   const added = [...log.matchAll(/rspamd_map_add: added map (\S+)/g)].map((m) => m[1]);
   expect(added.length).toBeGreaterThan(31);
-  for (const url of added) expect(url).toMatch(/^(\/|file:\/\/|http:\/\/rspamd:[^@]+@127\.0\.0\.1:\d+\/)/);
+  for (const url of added) expect(url).toMatch(/^(\/|file:\/\/|http:\/\/127\.0\.0\.1:\d+\/api\/rspamd\/maps\/)/);
   // The console's maps were fetched over HTTP, and Rspamd's copies of them are in this run's DBDIR.
   expect(added.filter((u) => u.includes('/api/rspamd/maps/'))).toHaveLength(31);
   const db = path.join(stack.runDir, 'rspamd', 'db');
   expect(fs.readdirSync(db).filter((f) => f.endsWith('.map')).length).toBeGreaterThanOrEqual(30);
 });
+
+test('the maps secret is in no log, even while the api is down; an idle stack logs no line per map poll', async () => {
+  const IDLE_MS = 8000;
+  const linesSince = (file, from) => fs.readFileSync(file).subarray(from).toString('utf8').split('\n').filter(Boolean);
+  // The api's lines about the maps: requests to /api/rspamd/maps/, and the lines of the same requests.
+  const mapLines = (lines) => {
+    const ids = new Set(lines.filter((l) => l.req?.url?.startsWith('/api/rspamd/maps/')).map((l) => l.reqId));
+    return lines.filter((l) => ids.has(l.reqId));
+  };
+
+  // Idle (no mail, no change), Rspamd polls every map through the proxy about every 1-6 s.
+  const rspamdFrom = fs.statSync(stack.logs.rspamd).size;
+  const apiFrom = apiLog.length;
+  await sleep(IDLE_MS);
+  const polls = mapLines(apiLog.slice(apiFrom));
+  expect(polls.filter((l) => l.msg === 'Rspamd map answered').length).toBeGreaterThan(31); // it did poll
+  expect(polls.filter((l) => l.level >= 30)).toEqual([]); // none of them at info or above
+  const rspamdIdle = linesSince(stack.logs.rspamd, rspamdFrom);
+  expect(rspamdIdle.filter((l) => /; map;|\/api\/rspamd\/maps\//.test(l))).toEqual([]);
+  expect(rspamdIdle.length).toBeLessThanOrEqual(2);
+
+  // The api goes away: Rspamd's polls fail; the proxy says so (without the secret), Rspamd keeps its maps.
+  const proxyFrom = fs.statSync(stack.logs.mapsProxy).size;
+  await api.stop();
+  try {
+    const refused = /connect\(\) failed .* upstream: "http:\/\/127\.0\.0\.1:\d+\/api\/rspamd\/maps\/[\w.-]+"/;
+    const seen = await waitFor(() => linesSince(stack.logs.mapsProxy, proxyFrom).some((l) => refused.test(l)), 10_000);
+    expect(seen.value).toBe(true);
+    await sleep(1000); // Rspamd's own lines about its failed fetches
+  } finally {
+    await api.start();
+  }
+  const secrets = [MAPS_TOKEN, Buffer.from(`rspamd:${MAPS_TOKEN}`).toString('base64')];
+  const leaks = (text) => secrets.filter((secret) => text.includes(secret));
+  for (const file of Object.values(stack.logs).filter((f) => fs.existsSync(f)))
+    expect({ file: path.basename(file), leaks: leaks(fs.readFileSync(file, 'utf8')) }).toEqual({
+      file: path.basename(file),
+      leaks: [],
+    });
+  expect(leaks(JSON.stringify(apiLog))).toEqual([]);
+  // Rspamd never holds it: not on its command line, not in its environment (the proxy's config has it).
+  for (const what of ['cmdline', 'environ'])
+    expect(leaks(fs.readFileSync(`/proc/${stack.pids.rspamd}/${what}`, 'utf8'))).toEqual([]);
+}, 40_000);

@@ -203,9 +203,9 @@ async function startIngestStandIn(token) {
  * console's domains in its database directly (what the domain administration does). With
  * `mapsToken` it serves the Rspamd maps (QC_RSPAMD_MAPS_TOKEN, Expires `mapsExpires` s ahead); `db` is its
  * database, `request(method, url, body)` a call signed in as the admin (after login()). `env`: more
- * QC_* settings.
+ * QC_* settings; `logStream`: where its log lines go (with a QC_LOG_LEVEL in `env`; silent by default).
  */
-async function startRealApi({ port, token, mapsToken, mapsExpires = 1, env: extraEnv = {} }) {
+async function startRealApi({ port, token, mapsToken, mapsExpires = 1, env: extraEnv = {}, logStream }) {
   const { loadConfig } = require('../../api/src/config');
   const { startServer } = require('../../api/src/server');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qc-stack-api-'));
@@ -228,7 +228,7 @@ async function startRealApi({ port, token, mapsToken, mapsExpires = 1, env: extr
     ...extraEnv,
   };
   let config = loadConfig(env, dataDir);
-  let app = await startServer(config, () => {});
+  let app = await startServer(config, () => {}, { logStream });
   // The console's database, as the domain administration changes it (a second handle: SQLite WAL).
   const { openMigratedDatabase } = require('../../api/src/db/database');
   const { ensureDomain } = require('../../api/src/modules/domains/domains.service');
@@ -253,7 +253,7 @@ async function startRealApi({ port, token, mapsToken, mapsExpires = 1, env: extr
     /** Starts again on the same data; `moreEnv` (e.g. QC_RSPAMD_CONTROLLER_URL) on top of the first settings. */
     async start(moreEnv) {
       if (moreEnv) config = loadConfig({ ...env, ...moreEnv }, dataDir);
-      app = await startServer(config, () => {});
+      app = await startServer(config, () => {}, { logStream });
     },
     async login() {
       const res = await call('POST', '/api/auth/login/', admin);

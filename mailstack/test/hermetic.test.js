@@ -12,7 +12,7 @@ const { execFileSync } = require('node:child_process');
 const { ensureBinaries } = require('..');
 
 const RSPAMD = path.join(__dirname, '..', 'rspamd');
-const QC_MAPS_URL = 'http://rspamd:secret@api:8080/api/rspamd/maps';
+const QC_MAPS_URL = 'http://127.0.0.1:11380/api/rspamd/maps'; // compose: the maps proxy
 
 /** Every string of a JSON value with its path, skipping objects turned off (`enabled: false`). */
 function strings(value, at = '', out = []) {

@@ -4,8 +4,8 @@ console and fetched from its api as two JSON maps (GET/HEAD <QC_MAPS_URL>/apanel
 /system-rules.json, api/src/modules/rspamd-maps). Debian's rules/rspamd.lua loads this file from
 LOCAL_CONFDIR/local.d; shared by the loopback stack (mailstack/index.js) and docker-compose.
 
-QC_MAPS_URL comes from rspamd's command line (--var=QC_MAPS_URL=http://rspamd:<secret>@host/api/rspamd/maps),
-as in local.d/multimap.conf.
+QC_MAPS_URL comes from rspamd's command line (--var=QC_MAPS_URL=http://127.0.0.1:<port>/api/rspamd/maps:
+the maps proxy, which adds the secret), as in local.d/multimap.conf.
 
 A prefilter (QC_RULES) checks every message:
 - an apanel filter matches when its `from` matches the envelope sender and its `to` every envelope
