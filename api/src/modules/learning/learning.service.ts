@@ -61,7 +61,7 @@ export async function learnMessage(
 ): Promise<LearnResponse> {
   const me = actor.auth.user;
   // Before anything is looked up: the role alone decides.
-
+  if (!mayLearn(deps.config, me.role)) throw learningNotAllowed();
   const action = learnAction(as);
   const { message, scope } = await visibleMessage(deps, actor, id, action);
   if (message.learned_as === as && message.learned_at !== null) {
@@ -81,10 +81,7 @@ export async function learnMessage(
       new HttpError(503, 'learn_not_configured', 'Learning is not configured (QC_RSPAMD_CONTROLLER_URL).'),
     );
   }
-  const claimed = {
-    kind: 'claimed' as const,
-    claim: { messageId: id, userId: me.user_id, as, claimedAt: Date.now() },
-  } as Awaited<ReturnType<typeof claimLearn>>;
+  const claimed = await claimLearn(deps.db, { messageId: id, userId: me.user_id, as });
   if (claimed.kind === 'learned') {
     const learned = { as, at: iso(claimed.learnedAt), by: me.email };
     return { as, already: true, rspamd: `You already taught Rspamd this e-mail as ${as}: not sent again.`, learned };
@@ -95,6 +92,7 @@ export async function learnMessage(
   const { claim } = claimed;
   let done = false;
   try {
+    await deps.budgets.learn(me.user_id);
     const result = await learnWithRspamd({ url, password }, as, raw);
     if (result.outcome === 'unavailable') {
       // The detail says what kind of failure (ECONNREFUSED, a timeout) and never more: an unexpected
