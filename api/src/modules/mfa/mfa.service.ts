@@ -17,7 +17,7 @@ import { findSecuritySubject } from '../security/security.repository';
 import {
   auditSecurityEvent,
   logSecurityEvent,
-  recordSecurityEvent,
+  recordSecondFactorFailure,
   sendSecurityNotice,
   type RequestOrigin,
   type SecurityEvent,
@@ -185,7 +185,7 @@ export async function regenerateBackupCodes(
  * subject: the code is checked against that user only, and the pair issued is theirs. Each partial
  * token is used once; QC_MFA_MAX_FAILURES wrong codes burn it. A TOTP step is accepted once, and a
  * backup code once. A code of a step already used is a replay (totp_replay); any other wrong code a
- * failed sign-in (login_failed): both are security events.
+ * failed sign-in (login_failed): both are security events, and the owner is told of a burst of them.
  */
 export async function verifySecondFactor(
   deps: MfaDeps,
@@ -228,13 +228,7 @@ export async function verifySecondFactor(
   if (!ok) {
     await recordPartialFailure(deps.db, jti, deps.config.mfaRate.maxFailures, now);
     const subject = (await findSecuritySubject(deps.db, { id: user.id })) ?? null;
-    await recordSecurityEvent(
-      deps.db,
-      origin,
-      replay
-        ? { name: 'totp_replay', account: user.email, subject }
-        : { name: 'login_failed', account: user.email, subject, code: 'invalid_code' },
-    );
+    await recordSecondFactorFailure(deps, origin, user.email, subject, replay);
     throw invalidCode();
   }
   if (!(await claimPartialToken(deps.db, jti, now))) throw challengeInvalid();

@@ -100,6 +100,18 @@ async function noticeTo(to: string, subject: string): Promise<ParsedMail> {
   throw new Error(`no "${subject}" for ${to}`);
 }
 
+/** The subjects of every e-mail the SMTP server received for `to`, oldest first. */
+async function subjectsTo(to: string): Promise<(string | undefined)[]> {
+  const mails = sink.messages.filter((m) => m.to.includes(to));
+  return Promise.all(mails.map(async (m) => (await simpleParser(m.raw)).subject));
+}
+
+/** A code of none of the window's steps around `step` (one in a million would be). */
+async function wrongCode(secret: string, step: number): Promise<string> {
+  const window = await Promise.all([step - 1, step, step + 1].map((s) => totpAt(secret, s)));
+  return ['000000', '111111', '222222'].find((c) => !window.includes(c))!;
+}
+
 /** A user of a.example and their own session (to read their own rows). */
 async function userOfA(email: string) {
   const user = await t.createUser({ email, domain: 'a.example' });
@@ -176,13 +188,9 @@ describe('failed sign-in (login_failed)', () => {
 
   test('a wrong second-factor code is a failed sign-in (invalid_code)', async () => {
     const u = await createMfaUser(t, 'wrong-code@example.com');
-    const step = await freshStep();
-    // A code of none of the window's steps (one in a million would be).
-    const window = await Promise.all([step - 1, step, step + 1].map((s) => totpAt(u.secret, s)));
-    const wrong = ['000000', '111111', '222222'].find((c) => !window.includes(c))!;
     const res = await post('/api/auth/verify-totp/', {
       partial_token: await partialLogin(t, u.email),
-      totp_code: wrong,
+      totp_code: await wrongCode(u.secret, await freshStep()),
     });
     expect(res.statusCode).toBe(401);
     expect(eventLines('login_failed', u.email)).toEqual([expect.objectContaining({ code: 'invalid_code' })]);
@@ -249,13 +257,12 @@ describe('refresh-token reuse (refresh_reuse)', () => {
 });
 
 describe('TOTP replay (totp_replay)', () => {
-  test('the code of a step already used: refused, and a replay event rather than a plain failure', async () => {
+  test('the code of a step already used: refused, a replay event rather than a plain failure, and the owner told once', async () => {
     const step = await freshStep();
     const u = await createMfaUser(t, 'replay@example.com', step);
-    const res = await post('/api/auth/verify-totp/', {
-      partial_token: await partialLogin(t, u.email),
-      totp_code: await totpAt(u.secret, step),
-    });
+    const code = await totpAt(u.secret, step);
+    const partial = await partialLogin(t, u.email);
+    const res = await post('/api/auth/verify-totp/', { partial_token: partial, totp_code: code });
     expect(res.statusCode).toBe(401);
     expect(eventLines('totp_replay', u.email)).toEqual([
       expect.objectContaining({ level: 40, user_id: u.id, code: 'invalid_code', user_agent: AGENT }),
@@ -263,6 +270,48 @@ describe('TOTP replay (totp_replay)', () => {
     expect(eventLines('login_failed', u.email)).toEqual([]);
     const rows = await securityRows(admin, u.email);
     expect(rows.map((r) => r.action)).toEqual(['totp_replay', 'mfa_enabled']);
+    const mail = await noticeTo(u.email, SECURITY_NOTICE_SUBJECTS.totp_replay);
+    expect(mail.text).toContain('qui avait déjà servi');
+    expect(mail.text).toContain('had already been used');
+    expect(mail.text).toContain('127.0.0.1');
+    expect(mail.text).not.toContain(code);
+    expect(mail.text).not.toContain(u.secret);
+
+    // The same code again (a burst): refused and recorded again, but no second e-mail.
+    expect((await post('/api/auth/verify-totp/', { partial_token: partial, totp_code: code })).statusCode).toBe(401);
+    expect(eventLines('totp_replay', u.email)).toHaveLength(2);
+    await sleep(200);
+    expect(await subjectsTo(u.email)).toEqual([SECURITY_NOTICE_SUBJECTS.totp_replay]);
+  });
+});
+
+describe('repeated second-factor failures (issue 29)', () => {
+  const MAX_FAILURES = 5; // QC_MFA_MAX_FAILURES's default
+
+  test('the owner is told at the QC_MFA_MAX_FAILURES-th wrong code, once for the burst, never with the code', async () => {
+    const u = await createMfaUser(t, 'burst@example.com');
+    const wrong = await wrongCode(u.secret, await freshStep());
+    const verify = (partial: string) => post('/api/auth/verify-totp/', { partial_token: partial, totp_code: wrong });
+    const first = await partialLogin(t, u.email);
+    for (let i = 1; i < MAX_FAILURES; i++) expect((await verify(first)).statusCode).toBe(401);
+    await sleep(200);
+    expect(await subjectsTo(u.email)).toEqual([]); // below the threshold: nobody is told
+
+    expect((await verify(first)).json().code).toBe('invalid_code'); // the last one this challenge takes
+    const mail = await noticeTo(u.email, SECURITY_NOTICE_SUBJECTS.mfa_failures);
+    expect(mail.text).toContain(`(${MAX_FAILURES} fois)`);
+    expect(mail.text).toContain(`(${MAX_FAILURES} times)`);
+    expect(mail.text).toContain('127.0.0.1');
+    expect(mail.text).toContain('someone knows your password');
+    expect(mail.text).not.toContain(wrong);
+    expect(mail.text).not.toContain(u.secret);
+
+    // A new challenge in the same window does not start the burst again: more failures, no new e-mail.
+    const second = await partialLogin(t, u.email);
+    for (let i = 0; i < 2; i++) expect((await verify(second)).statusCode).toBe(401);
+    await sleep(200);
+    expect(await subjectsTo(u.email)).toEqual([SECURITY_NOTICE_SUBJECTS.mfa_failures]);
+    expect(eventLines('login_failed', u.email)).toHaveLength(MAX_FAILURES + 2);
   });
 });
 

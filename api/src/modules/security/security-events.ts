@@ -2,6 +2,7 @@ import type { SECURITY_ACTIONS } from '@qc/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context';
 import type { DbExecutor } from '../../db/database';
+import { countAttempts } from '../auth/attempt-counter';
 import { recordAudit, type AuditActor } from '../history/audit.service';
 import { findSecuritySubject, type SecuritySubject } from './security.repository';
 import { securityNotice, type SecurityNoticeKind } from './security-notices';
@@ -121,13 +122,14 @@ export function sendSecurityNotice(
   origin: RequestOrigin,
   kind: SecurityNoticeKind,
   user: { id: string; email: string; username: string },
-  options: { byAdministrator?: boolean } = {},
+  options: { byAdministrator?: boolean; failures?: number } = {},
 ): Promise<void> {
   const message = securityNotice(kind, user.email, {
     username: user.username,
     at: new Date(),
     ip: options.byAdministrator ? null : origin.ip,
     byAdministrator: options.byAdministrator ?? false,
+    ...(options.failures ? { failures: options.failures } : {}),
   });
   let sending: Promise<void>;
   try {
@@ -182,4 +184,46 @@ export async function recordPasswordChanged(
     ...(byAdministrator ? { actor: by } : {}),
   });
   void sendSecurityNotice(deps, origin, 'password_changed', subject, { byAdministrator });
+}
+
+/**
+ * A wrong code at the second sign-in step, so after the right password: its event (totp_replay for
+ * the code of a step already used, else login_failed), and the owner's notice once per burst, not
+ * per code: at the first replay, and at the QC_MFA_MAX_FAILURES-th wrong code (the count that burns
+ * a challenge), within the sign-in window (QC_LOGIN_RATE_WINDOW) and across challenges, so a new
+ * sign-in neither starts the count again nor sends another notice.
+ */
+export async function recordSecondFactorFailure(
+  deps: Pick<AppContext, 'db' | 'mailer' | 'config'>,
+  origin: RequestOrigin,
+  account: string,
+  subject: SecuritySubject | null,
+  replay: boolean,
+): Promise<void> {
+  await recordSecurityEvent(
+    deps.db,
+    origin,
+    replay
+      ? { name: 'totp_replay', account, subject }
+      : { name: 'login_failed', account, subject, code: 'invalid_code' },
+  );
+  if (!subject) return;
+  const windowMs = deps.config.loginRate.windowSeconds * 1000;
+  const failuresKey = `mfa-failures:${subject.id}`;
+  const replaysKey = `totp-replays:${subject.id}`;
+  const keys = replay ? [failuresKey, replaysKey] : [failuresKey];
+  const counts = new Map(
+    (
+      await countAttempts(
+        deps.db,
+        keys.map((key) => ({ key, windowMs })),
+        Date.now(),
+      )
+    ).map((r) => [r.key, r.count]),
+  );
+  if (counts.get(replaysKey) === 1) void sendSecurityNotice(deps, origin, 'totp_replay', subject);
+  const failures = counts.get(failuresKey);
+  if (failures === deps.config.mfaRate.maxFailures) {
+    void sendSecurityNotice(deps, origin, 'mfa_failures', subject, { failures });
+  }
 }

@@ -47,6 +47,16 @@ describe('security notices to an account’s owner', () => {
     expect(text).toContain('An administrator changed the password');
   });
 
+  test('the second-factor notices say the password is known, and how many wrong codes when told', () => {
+    const replay = securityNotice('totp_replay', 'pat@example.com', { username: 'pat', at: AT, ip: null }).text;
+    expect(replay).toContain('quelqu’un connaît votre mot de passe et a pu voir l’un de vos codes');
+    expect(replay).toContain('someone knows your password and may have seen one of your codes');
+    const burst = securityNotice('mfa_failures', 'pat@example.com', { username: 'pat', at: AT, ip: null, failures: 7 });
+    expect(burst.text).toContain('à répétition (7 fois)');
+    expect(burst.text).toContain('repeatedly (7 times)');
+    expect(burst.text).toContain('someone knows your password: change it at once');
+  });
+
   test('no notice carries a link (nothing to click in a security e-mail)', () => {
     for (const kind of KINDS) {
       expect(securityNotice(kind, 'pat@example.com', { username: 'pat', at: AT, ip: null }).text).not.toMatch(

@@ -2,10 +2,13 @@ import type { MailMessage } from '../../lib/mailer';
 
 /**
  * The e-mails that tell an account's owner of a security change they may not have made (issue 16):
- * two-factor turned off or reset, password changed, a refresh token used twice. Plain text in both
- * languages of the console, French first, like the e-mail-change notices (DESIGN §10).
+ * two-factor turned off or reset, password changed, a refresh token used twice; and of second-factor
+ * codes refused after the right password (issue 29): a code used again, wrong codes again and again.
+ * Plain text in both languages of the console, French first, like the e-mail-change notices
+ * (DESIGN §10). Never a code, a token or any other secret.
  */
-export type SecurityNoticeKind = 'password_changed' | 'mfa_disabled' | 'mfa_reset' | 'refresh_reuse';
+export type SecurityNoticeKind =
+  'password_changed' | 'mfa_disabled' | 'mfa_reset' | 'refresh_reuse' | 'totp_replay' | 'mfa_failures';
 
 export interface SecurityNoticeFacts {
   username: string;
@@ -14,6 +17,8 @@ export interface SecurityNoticeFacts {
   ip: string | null;
   /** The password was set by an administrator, not by the owner. */
   byAdministrator?: boolean;
+  /** mfa_failures: how many wrong codes. */
+  failures?: number;
 }
 
 export const SECURITY_NOTICE_SUBJECTS: Record<SecurityNoticeKind, string> = {
@@ -23,7 +28,23 @@ export const SECURITY_NOTICE_SUBJECTS: Record<SecurityNoticeKind, string> = {
   mfa_reset:
     'Quarantine Console\u00a0: authentification à deux facteurs réinitialisée / Two-factor authentication reset',
   refresh_reuse: 'Quarantine Console\u00a0: session fermée par sécurité / A session was ended for your security',
+  totp_replay: 'Quarantine Console\u00a0: code de connexion déjà utilisé / A sign-in code was used again',
+  mfa_failures: 'Quarantine Console\u00a0: codes de connexion erronés à répétition / Repeated wrong sign-in codes',
 };
+
+/** What the second-factor notices say to do: the step comes after the password, so someone has it. */
+function passwordKnown(sawACode: boolean): { fr: string; en: string } {
+  return {
+    fr:
+      `Le code à deux facteurs n’est demandé qu’après le bon mot de passe. Si ce n’était pas vous, quelqu’un connaît votre ` +
+      `mot de passe${sawACode ? ' et a pu voir l’un de vos codes' : ''}\u00a0: changez-le sans attendre ` +
+      `et prévenez votre administrateur.`,
+    en:
+      `The two-factor code is asked for only after the right password. If it was not you, someone knows your ` +
+      `password${sawACode ? ' and may have seen one of your codes' : ''}: change it at once and tell your ` +
+      `administrator.`,
+  };
+}
 
 /** "22 novembre 2026 à 22:46 UTC" / "22 November 2026 at 22:46 UTC": the server knows no reader's time zone. */
 export function noticeTime(at: Date): { fr: string; en: string } {
@@ -103,6 +124,32 @@ function bodies(kind: SecurityNoticeKind, facts: SecurityNoticeFacts): { fr: str
           `If you cannot explain it (by a browser backup being restored, for example), change your password ` +
           `at once and tell your administrator.`,
       };
+    case 'totp_replay': {
+      const advice = passwordKnown(true);
+      return {
+        fr:
+          `Le compte Quarantine Console de ${username} a reçu le ${when.fr}${from.fr} un code ` +
+          `d’authentification à deux facteurs qui avait déjà servi (une seconde connexion avec le même ` +
+          `code, peut-être). Il a été refusé.\n\n${advice.fr}`,
+        en:
+          `The Quarantine Console account of ${username} was sent, on ${when.en}${from.en}, a two-factor ` +
+          `code that had already been used (a second sign-in with the same code, perhaps). It was ` +
+          `refused.\n\n${advice.en}`,
+      };
+    }
+    case 'mfa_failures': {
+      const advice = passwordKnown(false);
+      const times = facts.failures ? { fr: ` (${facts.failures} fois)`, en: ` (${facts.failures} times)` } : null;
+      return {
+        fr:
+          `Des codes d’authentification à deux facteurs erronés ont été saisis à répétition${times?.fr ?? ''} ` +
+          `pour le compte Quarantine Console de ${username}, le dernier le ${when.fr}${from.fr}. Ils ont ` +
+          `été refusés.\n\n${advice.fr}`,
+        en:
+          `Wrong two-factor codes were entered repeatedly${times?.en ?? ''} for the Quarantine Console ` +
+          `account of ${username}, the last on ${when.en}${from.en}. They were refused.\n\n${advice.en}`,
+      };
+    }
   }
 }
 
