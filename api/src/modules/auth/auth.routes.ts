@@ -22,7 +22,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         description:
           'Returns a token pair; a second-factor challenge (`requires_2fa`) when the account has MFA ' +
           'enabled; or, when two-factor is mandatory for the account (its `mfa_required`, or its role in ' +
-          'QC_MFA_REQUIRED_ROLES) and not set up yet, a set-up challenge (`requires_2fa_setup`) whose ' +
+          'QC_MFA_REQUIRED_ROLES, by default admin and domain_admin) and not set up yet, a set-up challenge ' +
+          '(`requires_2fa_setup`) whose ' +
           '`partial_token`, as `Authorization: Bearer`, is accepted only by POST /api/users/me/mfa/setup/ ' +
           'and /enable/ (elsewhere: 403 mfa_setup_required). Failed attempts and the first one over the ' +
           'account’s budget are security events (log, and history for an existing account).',
