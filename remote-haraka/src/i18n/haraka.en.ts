@@ -31,6 +31,7 @@ const harakaEn: typeof haraka = {
     shown_count: '{{count}} lines shown',
     window: 'Searching from {{from}} to {{to}}.',
     split_note: 'Each search covers at most {{days}} days: “Load more” goes on into the older days of the period.',
+    control_char: 'Control character (line break, escape…), shown in its escaped form',
     columns: {
       line: 'Line',
       date: 'Date and time',

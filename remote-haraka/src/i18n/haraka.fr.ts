@@ -30,6 +30,7 @@ const haraka = {
     window: 'Recherche du {{from}} au {{to}}.',
     split_note:
       'La recherche porte sur {{days}} jours au plus à la fois\u00a0: « Charger plus » continue vers les jours plus anciens de la période.',
+    control_char: 'Caractère de contrôle (saut de ligne, échappement…), affiché sous sa forme échappée',
     columns: {
       line: 'Ligne',
       date: 'Date et heure',

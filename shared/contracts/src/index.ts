@@ -4,6 +4,7 @@
  */
 export * from './common';
 export * from './addresses';
+export * from './control-chars';
 export * from './errors';
 export * from './auth';
 export * from './users';

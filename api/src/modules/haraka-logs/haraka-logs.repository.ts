@@ -1,4 +1,4 @@
-import type { LogSeverity } from '@qc/contracts';
+import { unescapeControlChars, type LogSeverity } from '@qc/contracts';
 import { sql, type SqlBool } from 'kysely';
 import type { Db, DbExecutor, Dialect } from '../../db/database';
 import type { HarakaLogCountsTable, HarakaLogsTable } from '../../db/schema';
@@ -80,13 +80,29 @@ export interface LogFilter {
 
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** A message containing `q` (SQLite: LIKE, ASCII case-insensitive; PostgreSQL: ILIKE, on the trigram index). */
+const messageContains = (dialect: Dialect, q: string) =>
+  dialect === 'sqlite'
+    ? sql<SqlBool>`message like ${likePattern(q)} escape '\\'`
+    : sql<SqlBool>`message ilike ${likePattern(q)}`;
+
+/**
+ * `q` as typed, or as the page shows control characters (`\r\n`, `\x1b`: the escaped form stands
+ * for the raw character, kept as received): a line containing either is found.
+ */
+function messageMatches(dialect: Dialect, q: string) {
+  const raw = unescapeControlChars(q);
+  return raw === q
+    ? messageContains(dialect, q)
+    : sql<SqlBool>`(${messageContains(dialect, q)} or ${messageContains(dialect, raw)})`;
+}
+
 /** The connection part of a Haraka uuid (`<connection>.<n>` → `<connection>`). */
 export const connectionOf = (uuid: string) => uuid.split('.')[0]!;
 
 /**
  * One page of the windowed search, newest first, keyset on (ts, id) (exported for the query-plan
- * test). Every condition is bounded by the window on ts; `q` is a LIKE within it (PostgreSQL: ILIKE,
- * which the trigram index on message serves).
+ * test). Every condition is bounded by the window on ts; `q` is a LIKE within it (messageMatches).
  */
 export function searchLogsQuery(
   db: DbExecutor,
@@ -107,13 +123,7 @@ export function searchLogsQuery(
         ? qb.where('conn_uuid', '=', connectionOf(f.uuid!)).where('uuid', '=', f.uuid!)
         : qb.where('conn_uuid', '=', f.uuid!),
     )
-    .$if(f.q !== undefined, (qb) =>
-      qb.where(
-        dialect === 'sqlite'
-          ? sql<SqlBool>`message like ${likePattern(f.q!)} escape '\\'`
-          : sql<SqlBool>`message ilike ${likePattern(f.q!)}`,
-      ),
-    )
+    .$if(f.q !== undefined, (qb) => qb.where(messageMatches(dialect, f.q!)))
     .$if(after !== null, (qb) =>
       qb.where((eb) => eb.or([eb('ts', '<', after!.ts), eb.and([eb('ts', '=', after!.ts), eb('id', '<', after!.id)])])),
     )

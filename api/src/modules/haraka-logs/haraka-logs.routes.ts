@@ -83,7 +83,9 @@ export const harakaLogsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           'reversed). Dates: ISO 8601 date-times, or dates (a UTC day, inclusive). `severity`: one or several, ' +
           'comma-separated; `hostname`: exact (case-insensitive); `uuid`: a connection (its transactions too) or ' +
           'a transaction `<connection>.<n>`; `q`: a part of the message (case-insensitive), searched within the ' +
-          'window. Pass `next_cursor` back as `cursor` with the same filters. `window`: what was searched.',
+          'window; a control character typed as the pages show it (`\\r`, `\\n`, `\\t`, `\\xHH`, `\\uHHHH`) also ' +
+          'finds the lines holding that character (messages are stored as received). Pass `next_cursor` back as ' +
+          '`cursor` with the same filters. `window`: what was searched.',
         security,
         querystring: HarakaLogQuery,
         response: { 200: HarakaLogPage, 400: ApiError, 401: ApiError, 403: ApiError },

@@ -234,6 +234,32 @@ describe('search', () => {
     expect(await msgs({ q: tag.toUpperCase() + ' TEN' })).toEqual([`${tag} ten days ago`]);
   });
 
+  test('control characters are stored as received; q typed as the page shows them (\\r\\n, \\x1b) finds them', async () => {
+    const mark = `ctl${now}`;
+    const forged = `${mark} auth failed\r\n2026-01-01T00:00:00Z [NOTICE] admin login ok`;
+    const colored = `${mark} \x1b[31mred\x1b[0m \u202egnp.exe\u0085`;
+    const literal = `${mark} path C:\\new\\x1b`;
+    await ingestOkLines([line({ message: forged }), line({ message: colored }), line({ message: literal })]);
+    const stored = await t.db
+      .selectFrom('haraka_logs')
+      .select('message')
+      .where('message', 'like', `${mark}%`)
+      .execute();
+    expect(stored.map((r) => r.message).sort()).toEqual([forged, colored, literal].sort());
+    const found = async (q: string) =>
+      (await search({ q: `${mark} ${q}`.trim() })).results.map((r) => r.message).sort();
+    expect(await found('auth failed\\r\\n2026')).toEqual([forged]);
+    expect(await found('')).toHaveLength(3);
+    expect(await search({ q: '\\r\\n2026-01-01T00:00:00Z [NOTICE]' })).toMatchObject({
+      results: [{ message: forged }],
+    });
+    expect(await found('\\x1B[31mred\\x1b[0m \\u202Egnp.exe\\x85')).toEqual([colored]);
+    // The escape also finds the text as typed (a literal backslash), and a raw control character
+    // in q stays refused.
+    expect(await found('path C:\\new\\x1b')).toEqual([literal]);
+    expect((await get(`/api/haraka/logs/?q=${encodeURIComponent('a\r\nb')}`)).statusCode).toBe(400);
+  });
+
   test('keyset pages: each line once, in order, same filters; a bad cursor is a 400', async () => {
     const seen: string[] = [];
     let cursor: string | null = null;

@@ -59,6 +59,33 @@ describe('haraka/logs', () => {
     expect(screen.getByTestId('remote-haraka-version')).toHaveTextContent('remote-haraka dev');
   });
 
+  it('control characters are shown escaped, set apart: a forged "\\r\\n… [NOTICE]" stays in its one row', async () => {
+    const forged = 'auth failed\r\n2026-11-20T14:00:00.000Z [NOTICE] [core] admin login ok';
+    mockApi(() =>
+      jsonResponse(
+        200,
+        logPage([
+          logLine({ message: forged, origin: 'qc\x1b[31m', hostname: 'mx1\u202eexample' }),
+          logLine({ id: 'x' }),
+        ]),
+      ),
+    );
+    renderLogs();
+    const rows = await screen.findAllByTestId('log-row');
+    expect(rows).toHaveLength(2);
+    const [row] = rows;
+    expect(row).toHaveTextContent('auth failed\\r\\n2026-11-20T14:00:00.000Z [NOTICE] [core] admin login ok', {
+      normalizeWhitespace: false,
+    });
+    expect(row!.textContent).not.toMatch(/[\r\n\x1b\u202e]/);
+    const escapes = within(row!).getAllByTestId('log-control-char');
+    expect(escapes.map((e) => e.textContent)).toEqual(['\\u202e', '\\x1b', '\\r', '\\n']);
+    expect(escapes[0]).toHaveAttribute('title', expect.stringContaining('Caractère de contrôle'));
+    expect(within(row!).getByTestId('log-origin')).toHaveTextContent('qc\\x1b[31m');
+    // A line without any is plain text.
+    expect(within(rows[1]!).queryByTestId('log-control-char')).toBeNull();
+  });
+
   it('filters go to the URL and the request; "load more" follows the cursor', async () => {
     const { calls } = mockApi((call) =>
       jsonResponse(

@@ -2,10 +2,12 @@ import Flex from 'antd/es/flex';
 import type { ColumnsType } from 'antd/es/table';
 import Typography from 'antd/es/typography';
 import { formatDateTime, usePhoneLayout } from '@qc/ui';
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { HarakaLogLine, LogSeverity } from './logs.types';
 import { SeverityTag } from './SeverityTag';
+import { useControlChars } from './useControlChars';
 
 export const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12 } as const;
 export const WRAP = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', wordBreak: 'break-word' } as const;
@@ -19,6 +21,8 @@ export function useLogColumns({ search }: { search: boolean }): ColumnsType<Hara
   const { t, i18n } = useTranslation('haraka');
   const lang = i18n.resolvedLanguage ?? 'fr';
   const phone = usePhoneLayout();
+  // Host, origin and message as received, their control characters shown escaped.
+  const shown = useControlChars();
   const none = t('none');
   const dateCell = (ts: string) => (
     <time dateTime={ts} style={{ fontVariantNumeric: 'tabular-nums' }}>
@@ -35,8 +39,8 @@ export function useLogColumns({ search }: { search: boolean }): ColumnsType<Hara
     ) : (
       <span style={{ ...MONO, ...WRAP }}>{uuid}</span>
     );
-  const text = (v: string | null) => (v ? <span style={WRAP}>{v}</span> : none);
-  const message = (m: string) => <span style={{ ...MONO, ...WRAP }}>{m}</span>;
+  const text = (v: string | null) => (v ? <span style={WRAP}>{shown(v)}</span> : none);
+  const message = (m: string) => <span style={{ ...MONO, ...WRAP }}>{shown(m)}</span>;
 
   if (phone)
     return [
@@ -52,7 +56,14 @@ export function useLogColumns({ search }: { search: boolean }): ColumnsType<Hara
               </Typography.Text>
             </Flex>
             <Typography.Text type="secondary" style={{ fontSize: 12, ...WRAP }}>
-              {(search ? [l.hostname, l.origin] : [l.hostname, l.uuid, l.origin]).filter(Boolean).join(' · ')}
+              {(search ? [l.hostname, l.origin] : [l.hostname, l.uuid, l.origin])
+                .filter((v): v is string => !!v)
+                .map((v, i) => (
+                  <Fragment key={i}>
+                    {i > 0 ? ' · ' : null}
+                    {shown(v)}
+                  </Fragment>
+                ))}
             </Typography.Text>
             {message(l.message)}
             {search && l.uuid ? uuidCell(l.uuid) : null}
@@ -79,7 +90,7 @@ export function useLogColumns({ search }: { search: boolean }): ColumnsType<Hara
           {text(l.hostname)}
           {l.origin ? (
             <Typography.Text type="secondary" style={{ fontSize: 12, ...WRAP }} data-testid="log-origin">
-              {l.origin}
+              {shown(l.origin)}
             </Typography.Text>
           ) : null}
         </Flex>

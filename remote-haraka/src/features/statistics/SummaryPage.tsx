@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { SeverityTag } from '../logs/SeverityTag';
 import { LOG_SEVERITIES, type HarakaSummary } from '../logs/logs.types';
+import { useControlChars } from '../logs/useControlChars';
 import { RemoteVersion } from '../../RemoteVersion';
 import { PeriodSelect } from './PeriodSelect';
 import { useSummary } from './stats.queries';
@@ -98,7 +99,8 @@ function SummaryDetails({ data, count }: { data: HarakaSummary; count: (v: numbe
   const { t } = useTranslation('haraka');
   const num = (v: number) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{count(v)}</span>;
   // Wrapped, not cut: on a phone an ellipsis left "qco…" of an origin.
-  const name = (v: string) => <span style={{ overflowWrap: 'anywhere' }}>{v}</span>;
+  const shown = useControlChars();
+  const name = (v: string) => <span style={{ overflowWrap: 'anywhere' }}>{shown(v)}</span>;
   return (
     <>
       <Row gutter={[16, 16]}>
