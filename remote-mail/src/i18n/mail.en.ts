@@ -430,6 +430,14 @@ const en: typeof mail = {
     from: 'From {{sender}}',
     from_prefix: 'From',
     name_shows_other_address: 'The display name shows another address',
+    homograph: {
+      mixed_scripts: 'Mixed scripts',
+      mixed_scripts_help:
+        'This domain name mixes alphabets (for example Latin and Cyrillic letters that look alike): it may imitate another domain. Its real form: {{ascii}}.',
+      lookalike: 'Look-alike letters',
+      lookalike_help:
+        'This domain name uses only Cyrillic or Greek letters that look like Latin ones: it may imitate another domain. Its real form: {{ascii}}.',
+    },
     not_found: 'Email not found',
     not_found_description: 'It may have been deleted when its retention period ended, or it is not addressed to you.',
     error_title: 'Error loading the e-mail',

@@ -439,6 +439,14 @@ const mail = {
     from: 'De {{sender}}',
     from_prefix: 'De',
     name_shows_other_address: 'Le nom affiché montre une autre adresse',
+    homograph: {
+      mixed_scripts: 'Écritures mélangées',
+      mixed_scripts_help:
+        'Ce nom de domaine mêle des alphabets (par exemple des lettres latines et cyrilliques qui se ressemblent)\u00a0: il peut imiter un autre domaine. Sa forme réelle\u00a0: {{ascii}}.',
+      lookalike: 'Lettres trompeuses',
+      lookalike_help:
+        'Ce nom de domaine n’emploie que des lettres cyrilliques ou grecques semblables à des lettres latines\u00a0: il peut imiter un autre domaine. Sa forme réelle\u00a0: {{ascii}}.',
+    },
     not_found: 'E-mail introuvable',
     not_found_description:
       'Il a peut-être été supprimé à l’expiration de la durée de conservation, ou il ne vous est pas adressé.',

@@ -18,6 +18,7 @@ import {
 } from '../quarantine/quarantine.format';
 import type { QuarantineDetail, QuarantineStatus } from '../quarantine/quarantine.types';
 import { revealBidi, shownSubject } from './bidi';
+import { HomographNote } from './HomographNote';
 import { Token, TOKEN_STYLE } from './tokens';
 
 /** An address the display name itself shows ("support@bank.example" <x@evil.example>), when it is not the sender's. */
@@ -33,12 +34,17 @@ export function spoofedAddress(name: string | null, address: string): string | n
  */
 export function SenderLine({ address, name }: { address: string; name: string | null }) {
   const { t } = useTranslation('mail');
-  if (!name) return <span data-testid="email-sender-line">{t('email.from', { sender: revealBidi(address) })}</span>;
+  if (!name)
+    return (
+      <span data-testid="email-sender-line">
+        {t('email.from', { sender: revealBidi(address) })} <HomographNote address={address} />
+      </span>
+    );
   const spoofed = spoofedAddress(name, address);
   return (
     <span data-testid="email-sender-line">
       {t('email.from_prefix')} <bdi data-testid="email-sender-name">{revealBidi(name)}</bdi>{' '}
-      <bdi>&lt;{revealBidi(address)}&gt;</bdi>
+      <bdi>&lt;{revealBidi(address)}&gt;</bdi> <HomographNote address={address} />
       {spoofed ? (
         <Tag color="warning" style={{ marginInlineStart: 8 }} data-testid="email-sender-spoofed">
           {t('email.name_shows_other_address')}
@@ -61,6 +67,12 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
   // Addresses, ids and domains wrap only at their separators, never mid-token (tokens.tsx).
   const address = (v: string | null | undefined) =>
     v === null || v === undefined || v === '' ? none : <Token text={revealBidi(v)} />;
+  // A sender's domain that may imitate another gets its other form and a warning after it.
+  const sender = (v: string) => (
+    <>
+      {address(v)} <HomographNote address={v} />
+    </>
+  );
   const code = (v: string | null | undefined, copy = false) =>
     v ? (
       <Typography.Text code copyable={copy ? { text: v } : false} style={{ maxWidth: '100%' }}>
@@ -108,13 +120,13 @@ export function EmailFields({ email }: { email: QuarantineDetail }) {
       children: email.sender_name ? (
         <Flex vertical gap={2}>
           <bdi data-testid="email-sender-display-name">{revealBidi(email.sender_name)}</bdi>
-          {address(email.sender)}
+          {sender(email.sender)}
         </Flex>
       ) : (
-        address(email.sender)
+        sender(email.sender)
       ),
     },
-    { key: 'envelope_from', label: t('email.fields.envelope_from'), children: address(email.envelope_from) },
+    { key: 'envelope_from', label: t('email.fields.envelope_from'), children: sender(email.envelope_from) },
     {
       key: 'recipients',
       label: t('email.fields.recipients'),

@@ -21,6 +21,7 @@ import { EmailFields, SenderLine } from './EmailFields';
 import { useEmail } from './email.queries';
 import { EmailNotFound } from './EmailNotFound';
 import { HoldReasons } from './HoldReasons';
+import { HomographNote } from './HomographNote';
 import { preStyle, RawSource } from './RawSource';
 import { shownSubject } from './bidi';
 import { defangUrl } from './safe-html';
@@ -106,7 +107,8 @@ function DetectedUrls({ urls }: { urls: string[] }) {
           <li key={i}>
             <Typography.Text code style={{ wordBreak: 'break-all' }} data-testid="email-url">
               {defangUrl(url)}
-            </Typography.Text>
+            </Typography.Text>{' '}
+            <HomographNote url={url} />
           </li>
         ))}
       </ul>

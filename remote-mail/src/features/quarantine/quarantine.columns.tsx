@@ -6,6 +6,7 @@ import { formatDateTime, VisuallyHidden } from '@qc/ui';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router-dom';
 import { revealBidi } from '../email/bidi';
+import { HomographNote } from '../email/HomographNote';
 import {
   ACTION_COLORS,
   CELL_LINK,
@@ -155,6 +156,7 @@ export function quarantineColumns(
                   </>
                 ) : null}
               </Flex>
+              <HomographNote address={item.sender} />
               <Flex wrap gap={6} align="center" style={{ fontSize: 12 }}>
                 {dateCell(item.received_at)}
                 {scoreCell(item.score)}
@@ -184,6 +186,7 @@ export function quarantineColumns(
               <span title={revealBidi(v)} style={ELLIPSIS}>
                 {revealBidi(v)}
               </span>
+              <HomographNote address={v} />
               {showRecipients ? (
                 <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="quarantine-recipients">
                   {recipientsCell(item)}
