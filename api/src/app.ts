@@ -35,6 +35,7 @@ import { rspamdMapsRoutes } from './modules/rspamd-maps/maps.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { profileRoutes } from './modules/profile/profile.routes';
 import { quarantineRoutes } from './modules/quarantine/quarantine.routes';
+import { inFlightReleases } from './modules/quarantine/release-inflight';
 import { rspamdRoutes } from './modules/rspamd/rspamd.routes';
 import { statisticsRoutes } from './modules/statistics/statistics.routes';
 import { usersRoutes } from './modules/users/users.routes';
@@ -151,6 +152,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const jobs = options.scheduleJobs ? scheduleJobs({ db: database.db, config }, app.log) : null;
   app.addHook('onClose', async () => {
     await jobs?.stop(); // a run in progress finishes before the database closes
+    await inFlightReleases(database.db).close(); // so do releases answered 202 (their outcome recorded)
     await database.close();
   });
 

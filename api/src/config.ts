@@ -273,6 +273,8 @@ const EnvSchema = z.object({
     .optional(),
   // RFC 5321 4.5.3.1.8: a relay must take at least 100 recipients per transaction.
   QC_RELAY_MAX_RCPTS: int(100, 1, 10_000),
+  // Under the 30 s a reverse proxy commonly gives an answer.
+  QC_RELEASE_ANSWER_MS: int(10_000, 100, 60_000),
   QC_MAIL_FROM: z.email().optional(),
   QC_PUBLIC_URL: z
     .string()
@@ -448,6 +450,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     ingestMaxBytes: e.QC_INGEST_MAX_BYTES,
     smtpUrl: e.QC_SMTP_URL ?? null,
     relayMaxRcpts: e.QC_RELAY_MAX_RCPTS,
+    releaseAnswerMs: e.QC_RELEASE_ANSWER_MS,
     mailFrom: e.QC_MAIL_FROM ?? 'quarantine-console@localhost',
     // Links in e-mails use this, never the request's Host header.
     publicUrl: (e.QC_PUBLIC_URL ?? `http://${e.QC_HOST}:${e.QC_PORT}`).replace(/\/+$/, ''),

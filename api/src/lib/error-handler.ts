@@ -71,7 +71,9 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     // RFC 9110 §11.6.1: a 401 names the scheme that would be accepted.
     if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
     if (error.headers) reply.headers(error.headers);
-    if (error.statusCode >= 500) request.log.error({ err: error }, error.detail);
+    // An expected outcome is one line without a stack: a trace says nothing of another system's answer.
+    if (error.statusCode >= 500 && error.expected) request.log.warn({ code: error.code }, error.detail);
+    else if (error.statusCode >= 500) request.log.error({ err: error }, error.detail);
     return reply.status(error.statusCode).send(error.toBody());
   }
   if (hasZodFastifySchemaValidationErrors(error) || error.validation) {

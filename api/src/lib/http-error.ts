@@ -2,6 +2,9 @@ import type { ApiError } from '@qc/contracts';
 
 /** An answer of DESIGN §4's error shape; thrown by services, rendered by the app's error handler. */
 export class HttpError extends Error {
+  /** A 5xx that is another system's expected answer (a relay's refusal): a warning, not an error. */
+  readonly expected: boolean = false;
+
   constructor(
     readonly statusCode: number,
     readonly code: string,

@@ -50,18 +50,23 @@ interface SmtpError extends Error {
 /** Errors nodemailer raises itself, before sending, when the relay's rules forbid the message. */
 const LOCAL_REFUSALS = new Set(['EMESSAGE', 'EENVELOPE']);
 
+/** Why an attempt stopped by its `signal` (the api shutting down) gave up: nothing was sent. */
+export const STOPPED_BEFORE_DATA = 'stopped before the data was sent: the api is shutting down';
+
 /**
  * Sends `raw` as is (no re-encoding: the relay gets these bytes, dot-stuffed on the wire) with the
  * given envelope to the relay named by an smtp:// or smtps:// URL (credentials in the URL are used
  * for AUTH). Never throws: every failure is classified, and which phase it happened in decides
  * between "not delivered" and "unknown" — the message stream is only read once the relay has
- * answered DATA with 354.
+ * answered DATA with 354. `signal` aborted before then gives up at once (unreachable: nothing
+ * sent); once the data is under way the relay's answer is still waited for, as it decides.
  */
 export function relayRaw(
   url: string,
   envelope: { from: string; to: string[] },
   raw: Buffer,
   timeouts: RelayTimeouts = DEFAULT_RELAY_TIMEOUTS,
+  signal?: AbortSignal,
 ): Promise<RelayResult> {
   const { auth, ...options } = parseConnectionUrl(url) as ReturnType<typeof parseConnectionUrl> & {
     auth?: { user?: string; pass?: string };
@@ -84,6 +89,7 @@ export function relayRaw(
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
+      signal?.removeEventListener('abort', stop);
       try {
         if (quit) connection.quit();
         else connection.close();
@@ -105,12 +111,20 @@ export function relayRaw(
       }
     };
 
+    const stop = () => {
+      if (!dataStarted) fail(new Error(STOPPED_BEFORE_DATA));
+    };
+    if (signal?.aborted) {
+      resolve({ outcome: 'unreachable', response: null, error: STOPPED_BEFORE_DATA, connected: false });
+      return;
+    }
     try {
       connection = new SMTPConnection({ ...options, ...socketTimeouts, logger: false });
     } catch (err) {
       resolve({ outcome: 'unreachable', response: null, error: (err as Error).message, connected: false });
       return;
     }
+    signal?.addEventListener('abort', stop, { once: true });
     connection.on('error', fail);
     // Declared after finish, which clears it: finish only ever runs from these callbacks, later.
     const deadline = setTimeout(

@@ -143,6 +143,9 @@ const en: typeof mail = {
       unknown_reason: 'Unknown error',
       unknown_reason_retry: 'Unknown error. Try again; if the problem persists, contact your administrator.',
       failed_item: '“{{subject}}”: {{reason}}',
+      in_progress_one: '{{count}} release still in progress: the list and the history will show its outcome',
+      in_progress_other: '{{count}} releases still in progress: the list and the history will show their outcome',
+      releasing_item: 'release in progress, the relay has not answered yet',
       close_result: 'Close the result',
       timeout:
         'The server did not answer in time: the action may have gone through for some of the e-mails. Reload the list to see.',
@@ -381,6 +384,8 @@ const en: typeof mail = {
     sep: ': ',
     steps: { release: 'Release', learn: 'Learning', whitelist: 'Whitelist' },
     release_ok: 'Released',
+    release_in_progress:
+      'In progress: the relay has not answered yet. The e-mail’s page and the list will show the outcome.',
     learn_ok: 'Learned as ham',
     learn_already: 'Already learned as ham',
     whitelist_ok: '{{address}} added to the whitelist',
@@ -407,6 +412,8 @@ const en: typeof mail = {
     not_in_domain: 'The address must be of your domain ({{domain}}).',
     done: 'Copy sent',
     done_description: 'The message was delivered to {{address}}.',
+    releasing: 'Sending the copy',
+    releasing_description: 'The relay has not answered yet for {{address}}: the outcome will be in the history.',
     error: 'The copy could not be sent',
   },
   block: {
@@ -587,6 +594,9 @@ const en: typeof mail = {
       already_released: 'This e-mail was already released.',
       relay_not_configured: 'Release is not configured on the server (SMTP relay). Contact your administrator.',
       release_in_progress: 'A release of this e-mail is already under way.',
+      releasing_title: 'Release in progress',
+      releasing_body: 'The relay has not answered yet. This page shows the outcome as soon as it is known.',
+      releasing_gave_up: 'Still in progress: the outcome of the release will be in the history.',
       email_deleted: 'This e-mail was deleted.',
       invalid_envelope: 'A recipient address is not valid: nothing was sent. Contact your administrator.',
       raw_purged: 'The original message was deleted when its retention period ended.',

@@ -144,6 +144,10 @@ const mail = {
       unknown_reason_retry:
         'Erreur inconnue. Réessayez\u202f; si le problème persiste, contactez votre administrateur.',
       failed_item: '«\u00a0{{subject}}\u00a0»\u00a0: {{reason}}',
+      in_progress_one: '{{count}} libération encore en cours\u00a0: la liste et l’historique en montreront le résultat',
+      in_progress_other:
+        '{{count}} libérations encore en cours\u00a0: la liste et l’historique en montreront le résultat',
+      releasing_item: 'libération en cours, le relais n’a pas encore répondu',
       close_result: 'Fermer le résultat',
       timeout:
         'Le serveur n’a pas répondu à temps\u00a0: l’action a peut-être abouti pour une partie des e-mails. Actualisez la liste pour le voir.',
@@ -390,6 +394,8 @@ const mail = {
     sep: '\u00a0: ',
     steps: { release: 'Libération', learn: 'Apprentissage', whitelist: 'Liste blanche' },
     release_ok: 'Libéré',
+    release_in_progress:
+      'En cours\u00a0: le relais n’a pas encore répondu. La page de l’e-mail et la liste en montreront le résultat.',
     learn_ok: 'Appris comme légitime',
     learn_already: 'Déjà appris comme légitime',
     whitelist_ok: '{{address}} ajouté à la liste blanche',
@@ -416,6 +422,9 @@ const mail = {
     not_in_domain: 'L’adresse doit appartenir à votre domaine ({{domain}}).',
     done: 'Copie envoyée',
     done_description: 'Le message a été remis à {{address}}.',
+    releasing: 'Envoi de la copie en cours',
+    releasing_description:
+      'Le relais n’a pas encore répondu pour {{address}}\u00a0: le résultat sera dans l’historique.',
     error: 'Échec de l’envoi de la copie',
   },
   block: {
@@ -603,6 +612,9 @@ const mail = {
       relay_not_configured:
         'La libération n’est pas configurée sur le serveur (relais SMTP). Contactez votre administrateur.',
       release_in_progress: 'Une libération de cet e-mail est déjà en cours.',
+      releasing_title: 'Libération en cours',
+      releasing_body: 'Le relais n’a pas encore répondu. Cette page affiche le résultat dès qu’il est connu.',
+      releasing_gave_up: 'Toujours en cours\u00a0: le résultat de la libération sera dans l’historique.',
       email_deleted: 'Cet e-mail a été supprimé.',
       invalid_envelope:
         'Une adresse de destinataire n’est pas valide\u00a0: l’e-mail n’a pas été envoyé. Contactez votre administrateur.',

@@ -18,9 +18,11 @@ export type BulkRequest = z.infer<typeof BulkRequest>;
  * Outcome of one id, as the single-item route would have answered: released | partially_released
  * (the relay refused some recipients: they are release_failed) | deleted | failed with the error
  * `code` that route would have given (email_not_found for unknown or not yours, already_released,
- * release_in_progress, confirm_resend_required, email_deleted, raw_purged, relay_refused, …).
+ * release_in_progress, confirm_resend_required, email_deleted, raw_purged, relay_refused, …) |
+ * releasing: not settled when the answer was due (QC_RELEASE_ANSWER_MS), its outcome lands in the
+ * e-mail's status and the history.
  */
-export const BULK_RESULT_STATUSES = ['released', 'partially_released', 'deleted', 'failed'] as const;
+export const BULK_RESULT_STATUSES = ['released', 'partially_released', 'deleted', 'failed', 'releasing'] as const;
 export const BulkItemResult = z.object({
   id: z.string(),
   status: z.enum(BULK_RESULT_STATUSES),

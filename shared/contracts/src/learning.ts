@@ -47,6 +47,7 @@ export type StepOutcome = z.infer<typeof StepOutcome>;
  * release them too?".
  */
 export const NotSpamResponse = z.object({
+  /** ok with code `release_in_progress` (delivery null): the relay had not answered within QC_RELEASE_ANSWER_MS. */
   release: StepOutcome.extend({ delivery: ReleaseDelivery.nullable() }),
   learn: StepOutcome.extend({ already: z.boolean() }),
   whitelist: StepOutcome.extend({ entry: ListEntry.nullable() }),

@@ -424,6 +424,13 @@ export const ReleaseResponse = z.object({
 });
 export type ReleaseResponse = z.infer<typeof ReleaseResponse>;
 
+/**
+ * 202: the relay had not answered within QC_RELEASE_ANSWER_MS (10 s). The attempt goes on: its
+ * outcome lands in the e-mail's status, its last delivery and the history as an answered one would.
+ */
+export const ReleaseInProgress = z.object({ status: z.literal('releasing') });
+export type ReleaseInProgress = z.infer<typeof ReleaseInProgress>;
+
 /** 502: relay_refused | relay_unreachable | release_unknown, with what the relay said. */
 export const ReleaseFailure = ApiError.extend({ delivery: ReleaseDelivery });
 export type ReleaseFailure = z.infer<typeof ReleaseFailure>;

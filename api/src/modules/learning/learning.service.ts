@@ -226,7 +226,11 @@ export async function notSpam(
   let release: NotSpamResponse['release'];
   try {
     const res = await releaseMessage(deps, actor, id, { confirmResend: false, ...(log ? { log } : {}) });
-    release = { ...ok, delivery: res.delivery };
+    release =
+      res.status === 'releasing'
+        ? // Not refused, but the relay has not answered in time: its outcome lands in the history.
+          { ...ok, code: 'release_in_progress', message: 'The mail relay has not answered yet.', delivery: null }
+        : { ...ok, delivery: res.delivery };
   } catch (err) {
     release = { ...failed(err, log, 'release'), delivery: err instanceof ReleaseFailedError ? err.delivery : null };
   }

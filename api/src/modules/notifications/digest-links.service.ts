@@ -8,7 +8,7 @@ import { addEntry, listAddress, resolveOwner } from '../lists/lists.service';
 import { findMessage, type MessageRow } from '../quarantine/quarantine.repository';
 import { deleteMessage, summaryFor, type Actor } from '../quarantine/quarantine.service';
 import type { Scope } from '../quarantine/quarantine-scope';
-import { ReleaseFailedError, releaseMessage } from '../quarantine/release.service';
+import { ReleaseFailedError, releaseToOutcome } from '../quarantine/release.service';
 import { verifyDigestLink, type DigestLinkClaims } from './digest-link';
 import { claimLinkUse, findLinkUse, findLinkUser, finishLinkUse, releaseLinkUse } from './notifications.repository';
 import { disableNotifications, mayHaveDomainDigest } from './notifications.service';
@@ -219,7 +219,8 @@ async function perform(deps: Deps, target: Target, actor: Actor, log: ErrorLogge
   if (claims.action === 'release') {
     if (!(await stillHeld(deps, id, scope))) return done('already_done');
     try {
-      const res = await releaseMessage(deps, actor, id, { confirmResend: false, scope, ...(log ? { log } : {}) });
+      // The link's page tells the outcome: it waits for it.
+      const res = await releaseToOutcome(deps, actor, id, { confirmResend: false, scope, ...(log ? { log } : {}) });
       return done('released', { relay_response: res.delivery.response });
     } catch (err) {
       // The relay refused or could not be reached: nothing delivered, the user may try again.

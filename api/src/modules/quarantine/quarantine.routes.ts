@@ -9,6 +9,7 @@ import {
   QuarantineList,
   QuarantineListQuery,
   ReleaseFailure,
+  ReleaseInProgress,
   ReleaseRequest,
   ReleaseResponse,
   ReleaseToRequest,
@@ -65,6 +66,15 @@ export function isQuarantineSearch(query: QuarantineListQuery): boolean {
 
 /** The OpenAPI text of a budgeted route: what a refused call gets. */
 const RATE_LIMITED = 'beyond the per-user budget per minute, 429 `rate_limited` with Retry-After';
+
+/** The OpenAPI text of a release: what a relay silent past QC_RELEASE_ANSWER_MS gets. */
+const RELEASING =
+  '202 `{status: "releasing"}` when the relay has not answered within QC_RELEASE_ANSWER_MS (10 s): the attempt ' +
+  'goes on and records its outcome (status, last delivery, history) as an answered one would.';
+
+/** A release's answer: 200 with the relay's, or 202 while the relay has not answered. */
+const releaseAnswer = <T extends { status: string }>(reply: FastifyReply, answer: T) =>
+  reply.code(answer.status === 'releasing' ? 202 : 200).send(answer);
 
 /** Who acts, from where (request.ip honours X-Forwarded-For only from QC_TRUSTED_PROXIES). */
 const actorOf = (request: FastifyRequest): Actor => ({ auth: currentAuth(request), ip: request.ip ?? null });
@@ -255,12 +265,13 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           'recipients’ statuses do not change. Recorded in the history (release) with the recipients and the address. ' +
           '403 for a user; 400 `validation_error` for an address that is not valid or not of the domain_admin’s ' +
           'domain (nothing sent). 502 `relay_refused` | `relay_unreachable` | `release_unknown`. 410 `raw_purged`, ' +
-          `503 \`relay_not_configured\`. Every call counts, ${RATE_LIMITED} (QC_BUDGET_RELEASES).`,
+          `503 \`relay_not_configured\`. ${RELEASING} Every call counts, ${RATE_LIMITED} (QC_BUDGET_RELEASES).`,
         security,
         params: IdParams,
         body: ReleaseToRequest,
         response: {
           200: ReleaseResponse,
+          202: ReleaseInProgress,
           400: ApiError,
           401: ApiError,
           403: ApiError,
@@ -272,9 +283,12 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await budgets.releases(userOf(request));
-      return releaseTo(ctx, actorOf(request), request.params.id, request.body.address);
+      const answer = await releaseTo(ctx, actorOf(request), request.params.id, request.body.address, {
+        log: request.log,
+      });
+      return releaseAnswer(reply, answer);
     },
   );
 
@@ -291,12 +305,13 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           '(connection lost after DATA: retry only with `{confirm_resend: true}`). 409 `already_released`, ' +
           '`release_in_progress`, `confirm_resend_required`, `email_deleted`. 410 `raw_purged` (retention removed ' +
           'the original bytes). 503 `relay_not_configured`. ' +
-          `Every call counts, ${RATE_LIMITED} (QC_BUDGET_RELEASES), nothing released.`,
+          `${RELEASING} Every call counts, ${RATE_LIMITED} (QC_BUDGET_RELEASES), nothing released.`,
         security,
         params: IdParams,
         body: ReleaseRequest,
         response: {
           200: ReleaseResponse,
+          202: ReleaseInProgress,
           400: ApiError,
           401: ApiError,
           404: ApiError,
@@ -308,12 +323,13 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await budgets.releases(userOf(request));
-      return releaseMessage(ctx, actorOf(request), request.params.id, {
+      const answer = await releaseMessage(ctx, actorOf(request), request.params.id, {
         confirmResend: request.body?.confirm_resend === true,
         log: request.log,
       });
+      return releaseAnswer(reply, answer);
     },
   );
 
@@ -327,7 +343,9 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         description:
           'Each id goes through the single-item route’s logic (scope, release claim, history row): `released`, ' +
           '`partially_released`, `deleted`, or `failed` with the `code` that route would have answered ' +
-          '(`email_not_found` for unknown or not yours, `already_released`, `raw_purged`, `relay_refused`, …). ' +
+          '(`email_not_found` for unknown or not yours, `already_released`, `raw_purged`, `relay_refused`, …), ' +
+          'or `releasing`: not settled within QC_RELEASE_ANSWER_MS (10 s) for the whole request, its outcome ' +
+          'recorded once the relay answers. ' +
           'Always 200 once the request is valid; a repeated id is acted on once. A release spends one release ' +
           `per distinct id, all or none: ${RATE_LIMITED} (QC_BUDGET_RELEASES), none released.`,
         security,

@@ -1,4 +1,10 @@
-import { DETAIL_RECIPIENTS, isSafeEnvelopeAddress, normaliseAddress, type ReleaseResponse } from '@qc/contracts';
+import {
+  DETAIL_RECIPIENTS,
+  isSafeEnvelopeAddress,
+  normaliseAddress,
+  type ReleaseInProgress,
+  type ReleaseResponse,
+} from '@qc/contracts';
 import type { AppContext } from '../../app-context';
 import { recipientDomain } from '../../lib/addresses';
 import { forbidden, HttpError } from '../../lib/http-error';
@@ -15,8 +21,10 @@ import {
   summaryFor,
   type Actor,
 } from './quarantine.service';
+import { answerWithin, inFlightReleases, type ReleaseLogger } from './release-inflight';
 import { ReleaseFailedError, relayFor, releasedHeader } from './release.service';
 import { recordHistory } from './status.repository';
+import type { Scope } from './quarantine-scope';
 
 type Deps = Pick<AppContext, 'db' | 'config'>;
 
@@ -35,14 +43,15 @@ function releaseToLabel(recipients: string[], total: number, to: string): string
  * same relay as a release, with the original envelope sender. For an admin any address, for a
  * domain_admin one of their domain; a user may not (403). The recipients' statuses are left as they
  * are (the mail stays where it was for its own recipients); the history row names both addresses.
+ * Answers within QC_RELEASE_ANSWER_MS as a release does (202 releasing: the history gets the outcome).
  */
 export async function releaseTo(
   deps: Deps,
   actor: Actor,
   id: string,
   rawAddress: string,
-  options: { timeouts?: RelayTimeouts } = {},
-): Promise<ReleaseResponse> {
+  options: { timeouts?: RelayTimeouts; log?: ReleaseLogger } = {},
+): Promise<ReleaseResponse | ReleaseInProgress> {
   const { user } = actor.auth;
   const scope = scopeFor(user);
   if (user.role === 'user' || scope.kind === 'none' || scope.kind === 'recipient') {
@@ -62,8 +71,35 @@ export async function releaseTo(
   const from = message.envelope_from;
   const smtpUrl = await relayFor(deps, actor, id, from);
 
+  const releases = inFlightReleases(deps.db);
   const data = Buffer.concat([releasedHeader(raw, user.email, new Date()), raw]);
-  const result = await relayRaw(smtpUrl, { from, to: [address] }, data, options.timeouts);
+  const copy = { id, smtpUrl, from, address, data, total: summary.total, scope };
+  const sent = sendCopy(deps, actor, copy, options.timeouts, releases.signal);
+  return answerWithin(sent, deps.config.releaseAnswerMs, releases, options.log, { id });
+}
+
+/** What sendCopy sends, and to whom. */
+interface Copy {
+  id: string;
+  smtpUrl: string;
+  from: string;
+  address: string;
+  data: Buffer;
+  /** The caller's recipients of the mail (the history's label names the first ones). */
+  total: number;
+  scope: Scope;
+}
+
+/** The relay's part of releaseTo: sends, records the history row, answers or throws the failure. */
+async function sendCopy(
+  deps: Deps,
+  actor: Actor,
+  copy: Copy,
+  timeouts: RelayTimeouts | undefined,
+  signal: AbortSignal,
+): Promise<ReleaseResponse> {
+  const { id, smtpUrl, from, address, data, total, scope } = copy;
+  const result = await relayRaw(smtpUrl, { from, to: [address] }, data, timeouts, signal);
   const accepted = result.outcome === 'sent' && result.accepted.some((a) => a.toLowerCase() === address);
   const code = accepted
     ? null
@@ -81,7 +117,7 @@ export async function releaseTo(
     target_id: null,
     target_label: releaseToLabel(
       recipients.map((r) => r.recipient),
-      summary.total,
+      total,
       address,
     ),
   };

@@ -1,10 +1,22 @@
-import { isSafeEnvelopeAddress, type ReleaseDelivery, type ReleaseResponse } from '@qc/contracts';
+import {
+  isSafeEnvelopeAddress,
+  type ReleaseDelivery,
+  type ReleaseInProgress,
+  type ReleaseResponse,
+} from '@qc/contracts';
 import type { AppContext } from '../../app-context';
 import type { DeliveryOutcome, RecipientStatus } from '../../db/schema';
 import { isDatabaseUnavailable, type ErrorLogger } from '../../lib/error-handler';
 import { HttpError } from '../../lib/http-error';
-import { DEFAULT_RELAY_TIMEOUTS, relayRaw, type RelayResult, type RelayTimeouts } from '../../lib/smtp-relay';
+import {
+  DEFAULT_RELAY_TIMEOUTS,
+  relayRaw,
+  STOPPED_BEFORE_DATA,
+  type RelayResult,
+  type RelayTimeouts,
+} from '../../lib/smtp-relay';
 import { findMessage, findRaw } from './quarantine.repository';
+import { answerWithin, inFlightReleases, type ReleaseLogger } from './release-inflight';
 import { claimForRelease, finishRelease, type FinishInput } from './status.repository';
 import type { Scope } from './quarantine-scope';
 import {
@@ -42,6 +54,9 @@ export class ReleaseFailedError extends HttpError {
   ) {
     super(502, code, detail);
   }
+
+  // The relay's refusal, or its absence, is an outcome the console handles, not a fault of its own.
+  override readonly expected = true;
 
   override toBody() {
     return { ...super.toBody(), delivery: this.delivery };
@@ -146,7 +161,7 @@ async function relayInTransactions(
   recipients: string[],
   wire: string[],
   data: Buffer,
-  options: { maxRcpts: number; timeouts?: RelayTimeouts; breaker?: RelayBreaker },
+  options: { maxRcpts: number; timeouts?: RelayTimeouts; breaker?: RelayBreaker; signal: AbortSignal },
 ): Promise<Part[]> {
   const timeouts = options.timeouts ?? DEFAULT_RELAY_TIMEOUTS;
   // One deadline for the whole release, so that it is settled before its claim may be taken over.
@@ -157,14 +172,19 @@ async function relayInTransactions(
   let limit = options.maxRcpts;
   while (queue.length) {
     const left = deadline - Date.now();
-    if (left <= 0 || options.breaker?.down) {
-      const error = left <= 0 ? 'no time left for this release' : 'relay unreachable (not tried again)';
+    if (left <= 0 || options.breaker?.down || options.signal.aborted) {
+      const error =
+        left <= 0
+          ? 'no time left for this release'
+          : options.signal.aborted
+            ? STOPPED_BEFORE_DATA
+            : 'relay unreachable (not tried again)';
       parts.push({ result: { outcome: 'unreachable', response: null, error, connected: false }, recipients: queue });
       break;
     }
     const batch = queue.slice(0, limit);
     const to = batch.map((r) => onWire.get(r)!);
-    const result = await relayRaw(url, { from, to }, data, { ...timeouts, totalTimeout: left });
+    const result = await relayRaw(url, { from, to }, data, { ...timeouts, totalTimeout: left }, options.signal);
     if (options.breaker && tripsBreaker(result)) options.breaker.down = true;
     const again = new Set(result.outcome === 'sent' ? result.tooMany.map((a) => a.toLowerCase()) : []);
     // 452 means "not in this transaction": only worth another if this one took someone.
@@ -257,26 +277,56 @@ async function recordOutcome(deps: Deps, log: ErrorLogger | undefined, input: Fi
   }
 }
 
+interface ReleaseOptions {
+  confirmResend: boolean;
+  timeouts?: RelayTimeouts;
+  /** Shared by the releases of one bulk action: see RelayBreaker. */
+  breaker?: RelayBreaker;
+  log?: ReleaseLogger;
+  /** Narrower than the actor's role gives (a digest link releases its recipient's copy only). */
+  scope?: Scope;
+}
+
 /**
  * Releases a message to the recipients the caller acts for that are still held: claims them
  * (pending | release_failed → releasing; with confirm_resend also release_unknown and stale claims),
  * re-injects the ORIGINAL bytes with an X-Quarantine-Released header over SMTP with the original
- * envelope sender, and records the outcome, the counters and the history.
+ * envelope sender, and records the outcome, the counters and the history. Answers within
+ * QC_RELEASE_ANSWER_MS: a relay that has not answered by then gets 202 releasing, and the attempt
+ * goes on to record its outcome all the same (a proxy's own timeout would otherwise show an error
+ * while the mail stays releasing).
  */
 export async function releaseMessage(
   deps: Deps,
   actor: Actor,
   id: string,
-  options: {
-    confirmResend: boolean;
-    timeouts?: RelayTimeouts;
-    /** Shared by the releases of one bulk action: see RelayBreaker. */
-    breaker?: RelayBreaker;
-    log?: ErrorLogger;
-    /** Narrower than the actor's role gives (a digest link releases its recipient's copy only). */
-    scope?: Scope;
-  },
+  options: ReleaseOptions,
+): Promise<ReleaseResponse | ReleaseInProgress> {
+  const { outcome } = await claimAndRelay(deps, actor, id, options);
+  return answerWithin(outcome, deps.config.releaseAnswerMs, inFlightReleases(deps.db), options.log, { id });
+}
+
+/** releaseMessage without a time to answer by: the outcome, however long the relay takes (bulk, digest links). */
+export async function releaseToOutcome(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  options: ReleaseOptions,
 ): Promise<ReleaseResponse> {
+  return (await claimAndRelay(deps, actor, id, options)).outcome;
+}
+
+/**
+ * The checks and the claim (refusals thrown, recorded), then the relay's work under way: `outcome`
+ * settles once the relay answered and the outcome is recorded (wrapped: awaiting this does not
+ * wait for the relay).
+ */
+async function claimAndRelay(
+  deps: Deps,
+  actor: Actor,
+  id: string,
+  options: ReleaseOptions,
+): Promise<{ outcome: Promise<ReleaseResponse> }> {
   const { user } = actor.auth;
   const scope = options.scope ?? scopeFor(user);
   const now = Date.now();
@@ -285,7 +335,6 @@ export async function releaseMessage(
   if (!message) return refuse(deps, actor, 'release', id, emailNotFound());
   if (message.raw_purged_at !== null) return refuse(deps, actor, 'release', id, rawPurged());
   const smtpUrl = await relayFor(deps, actor, id, message.envelope_from);
-  const from = message.envelope_from;
 
   const sources: { status: RecipientStatus; staleBefore?: number }[] = [
     { status: 'pending' },
@@ -319,7 +368,39 @@ export async function releaseMessage(
     return refuse(deps, actor, 'release', id, err);
   }
 
-  const recipients = claimed.map((r) => r.recipient);
+  const releases = inFlightReleases(deps.db);
+  const outcome = relayClaimed(deps, actor, {
+    id,
+    smtpUrl,
+    message,
+    deliveryId,
+    recipients: claimed.map((r) => r.recipient),
+    scope,
+    options,
+    signal: releases.signal,
+  });
+  releases.track(outcome);
+  return { outcome };
+}
+
+/** What relayClaimed needs of the claim just made. */
+interface Claim {
+  id: string;
+  smtpUrl: string;
+  message: { envelope_from: string; envelope_to: string | null };
+  deliveryId: string;
+  recipients: string[];
+  scope: Scope;
+  options: ReleaseOptions;
+  /** Aborted when the app closes: nothing more is sent, what is under way is waited for. */
+  signal: AbortSignal;
+}
+
+/** Hands the claimed recipients' copy to the relay and records the outcome: the answer, or its error thrown. */
+async function relayClaimed(deps: Deps, actor: Actor, claim: Claim): Promise<ReleaseResponse> {
+  const { id, smtpUrl, message, deliveryId, recipients, scope, options, signal } = claim;
+  const { user } = actor.auth;
+  const from = message.envelope_from;
   const raw = await findRaw(deps.db, id);
   let outcome: Outcome;
   if (!raw) {
@@ -332,12 +413,10 @@ export async function releaseMessage(
   } else if (!recipients.every(isSafeEnvelopeAddress)) {
     outcome = { ...interpret({ outcome: 'refused', response: null, accepted: [], rejected: recipients }, recipients) };
     outcome.code = 'invalid_envelope';
-  } else if (options.breaker?.down) {
+  } else if (options.breaker?.down || signal.aborted) {
     // What connecting would have given, without waiting out the connection timeout once more.
-    outcome = interpret(
-      { outcome: 'unreachable', response: null, error: 'relay unreachable (not tried again)', connected: false },
-      recipients,
-    );
+    const error = signal.aborted ? STOPPED_BEFORE_DATA : 'relay unreachable (not tried again)';
+    outcome = interpret({ outcome: 'unreachable', response: null, error, connected: false }, recipients);
   } else {
     const data = Buffer.concat([releasedHeader(raw, user.email, new Date()), raw]);
     const wire = asReceived(message.envelope_to, recipients);
@@ -345,6 +424,7 @@ export async function releaseMessage(
       maxRcpts: deps.config.relayMaxRcpts,
       timeouts: options.timeouts,
       breaker: options.breaker,
+      signal,
     });
     outcome = combine(parts);
   }

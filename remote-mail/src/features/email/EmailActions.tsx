@@ -7,7 +7,7 @@ import Typography from 'antd/es/typography';
 import { errorMessageKey, errorMessageValues, isHTTPError, readApiError } from '@qc/api-client';
 import { formatDateTime, usePhoneLayout } from '@qc/ui';
 import { notify } from '@qc/ui-state';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadRawEmail } from '../quarantine/quarantine.api';
 import {
@@ -18,7 +18,7 @@ import {
   type ReleaseFailureCode,
 } from '../quarantine/quarantine.types';
 import { saveBlob } from './download-file';
-import { useDeleteEmail, useReleaseEmail } from './email.queries';
+import { useDeleteEmail, useFollowRelease, useReleaseEmail } from './email.queries';
 
 /** A failed release that left (some of) the message quarantined, as shown with its Retry. */
 interface ReleaseFailure {
@@ -94,6 +94,15 @@ export function EmailActions({
   const [downloading, setDownloading] = useState(false);
   const [failure, setFailure] = useState<ReleaseFailure | null>(null);
   const phone = usePhoneLayout();
+  const releasing = email.status === 'releasing';
+  const { gaveUp } = useFollowRelease(email.id, releasing);
+  // A release followed here that went through says so (one that failed shows its alert below).
+  const wasReleasing = useRef(releasing);
+  useEffect(() => {
+    if (wasReleasing.current && email.status === 'released')
+      notify({ type: 'success', title: t('email.act.released') });
+    wasReleasing.current = email.status === 'releasing';
+  }, [email.status, t]);
 
   const held = email.recipients.filter((r) => HELD.includes(r.status));
   const canRelease = email.raw_available && (HELD.includes(email.status) || held.length > 0);
@@ -115,6 +124,12 @@ export function EmailActions({
     try {
       const result = await release.mutateAsync(confirmResend);
       setFailure(null);
+      if (result.status === 'releasing') {
+        // The relay has not answered in time: the detail, refetched, shows it under way and follows it.
+        notify({ type: 'info', title: t('email.act.releasing_title'), description: t('email.act.releasing_body') });
+        return;
+      }
+      wasReleasing.current = false; // its outcome is told here, not again when the detail refetches
       const rejected = result.delivery?.rejected ?? [];
       const partial = result.status === 'partially_released' || rejected.length > 0;
       const response = result.delivery?.response;
@@ -280,6 +295,17 @@ export function EmailActions({
         <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }} data-testid="email-settled">
           {settled}
         </Typography.Paragraph>
+      ) : null}
+      {releasing ? (
+        <Alert
+          type={gaveUp ? 'warning' : 'info'}
+          showIcon
+          role="status"
+          title={t('email.act.releasing_title')}
+          description={t(gaveUp ? 'email.act.releasing_gave_up' : 'email.act.releasing_body')}
+          style={{ marginTop: 16 }}
+          data-testid="email-release-progress"
+        />
       ) : null}
       {shown ? (
         <Alert

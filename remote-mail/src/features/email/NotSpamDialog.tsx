@@ -92,9 +92,13 @@ function Result({ result }: { result: NotSpamResponse }) {
   const [others, setOthers] = useState<Notice | null>(null);
   const { release, learn, whitelist } = result;
   const relay = release.delivery?.response;
-  const releaseOk = relay
-    ? `${t('not_spam.release_ok')}. ${t('email.act.relay_answer', { response: relay })}`
-    : t('not_spam.release_ok');
+  // Under way past the server's time to answer: the e-mail's page and the list follow it.
+  const releaseOk =
+    release.code === 'release_in_progress'
+      ? t('not_spam.release_in_progress')
+      : relay
+        ? `${t('not_spam.release_ok')}. ${t('email.act.relay_answer', { response: relay })}`
+        : t('not_spam.release_ok');
   const whitelisted = whitelist.entry?.address_unicode ?? whitelist.entry?.address ?? result.others.sender;
 
   const releaseOthers = async () => {
@@ -149,7 +153,7 @@ function Result({ result }: { result: NotSpamResponse }) {
       ) : null}
       {others ? (
         <Alert
-          type={others.type === 'success' ? 'success' : others.type === 'error' ? 'error' : 'warning'}
+          type={others.type}
           showIcon
           title={others.title}
           description={others.description}

@@ -53,11 +53,15 @@ export function ReleaseTo({ email }: { email: QuarantineDetail }) {
     }
     setError(null);
     try {
-      await send.mutateAsync(to);
+      const answer = await send.mutateAsync(to);
+      // 202: the relay has not answered in time; the copy's outcome goes to the history.
+      const underWay = answer.status === 'releasing';
       notify({
-        type: 'success',
-        title: t('release_to.done'),
-        description: t('release_to.done_description', { address: to }),
+        type: underWay ? 'info' : 'success',
+        title: t(underWay ? 'release_to.releasing' : 'release_to.done'),
+        description: t(underWay ? 'release_to.releasing_description' : 'release_to.done_description', {
+          address: to,
+        }),
       });
       setAddress('');
       close();

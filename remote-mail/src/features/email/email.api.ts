@@ -1,6 +1,6 @@
 import { api, LONG_ACTION_TIMEOUT_MS } from '@qc/api-client';
 import { suggestedFilename } from '../quarantine/quarantine.api';
-import type { ReleaseResponse } from '../quarantine/quarantine.types';
+import type { ReleaseInProgress, ReleaseResponse } from '../quarantine/quarantine.types';
 
 const emailPath = (id: string) => `quarantine/${encodeURIComponent(id)}/`;
 
@@ -26,9 +26,12 @@ export async function downloadAttachment(id: string, index: number): Promise<{ b
   return { blob: await response.blob(), filename: attachmentFilename(suggested, index) };
 }
 
-/** POST /api/quarantine/{id}/release-to/: a copy to another address of the caller's scope. */
-export function releaseTo(id: string, address: string): Promise<ReleaseResponse> {
+/**
+ * POST /api/quarantine/{id}/release-to/: a copy to another address of the caller's scope (202
+ * `releasing`: the relay had not answered in time, the outcome goes to the history).
+ */
+export function releaseTo(id: string, address: string): Promise<ReleaseResponse | ReleaseInProgress> {
   return api
     .post(`${emailPath(id)}release-to/`, { timeout: LONG_ACTION_TIMEOUT_MS, json: { address } })
-    .json<ReleaseResponse>();
+    .json<ReleaseResponse | ReleaseInProgress>();
 }

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { deleteEmail, getEmail, getRawEmail, releaseEmail } from '../quarantine/quarantine.api';
 import { dashboardKeys } from '../dashboard/dashboard.queries';
-import { quarantineKeys } from '../quarantine/quarantine.queries';
+import { FOLLOW_EVERY_MS, FOLLOW_TRIES, quarantineKeys } from '../quarantine/quarantine.queries';
 
 /** How much of the raw source the Raw tab shows (the download has it all). */
 export const RAW_PREVIEW_BYTES = 256 * 1024;
@@ -50,6 +51,36 @@ export function useReleaseEmail(id: string) {
     // A 502 leaves the message quarantined, but its status/last delivery changed: refresh either way.
     onSettled: () => invalidate(),
   });
+}
+
+/**
+ * While the e-mail is `releasing` (a release answered 202, or one under way when the page opened),
+ * its detail is fetched again every FOLLOW_EVERY_MS, FOLLOW_TRIES times at most; once it settles,
+ * the lists and counts refresh too. `gaveUp`: still under way after that (the history will tell).
+ */
+export function useFollowRelease(id: string, releasing: boolean): { gaveUp: boolean } {
+  const queryClient = useQueryClient();
+  const [tries, setTries] = useState(0);
+  const followed = useRef(false);
+  useEffect(() => {
+    if (!releasing) {
+      setTries(0);
+      if (followed.current) {
+        followed.current = false;
+        void queryClient.invalidateQueries({ queryKey: quarantineKeys.lists });
+        void queryClient.invalidateQueries({ queryKey: dashboardKeys.counts });
+      }
+      return;
+    }
+    followed.current = true;
+    if (tries >= FOLLOW_TRIES) return;
+    const timer = setTimeout(() => {
+      setTries((n) => n + 1);
+      void queryClient.invalidateQueries({ queryKey: quarantineKeys.detail(id) });
+    }, FOLLOW_EVERY_MS);
+    return () => clearTimeout(timer);
+  }, [id, releasing, tries, queryClient]);
+  return { gaveUp: releasing && tries >= FOLLOW_TRIES };
 }
 
 /** DELETE /api/quarantine/{id}/ */

@@ -15,7 +15,8 @@ import type { BulkAction, BulkItemResult, QuarantineItem } from './quarantine.ty
 
 /** A bulk action's problems, kept on the page until the user closes them (spec §8 notices last 5 s). */
 export interface BulkOutcome {
-  type: 'warning' | 'error';
+  /** info: nothing failed, some releases are still under way. */
+  type: 'info' | 'warning' | 'error';
   title: string;
   /** Each e-mail not fully done: its subject (null: none) and why, in words. */
   failures: { id: string; subject: string | null; reason: string }[];
@@ -25,7 +26,8 @@ export interface BulkOutcome {
  * A bulk result: all done (a notice), or "3 released, 1 failed" with each failed or partly released
  * e-mail named by its subject (`subjects`: the selected rows', read before the list refreshes) and
  * why. A partial release (the relay refused some recipients) is a success with a warning, as on the
- * e-mail's own page.
+ * e-mail's own page. Releases still under way when the server answered (`releasing`) are named
+ * too: the list, which refreshes while a row is releasing, and the history will show their outcome.
  */
 export function bulkSummary(
   t: TFunction<'mail'>,
@@ -35,26 +37,31 @@ export function bulkSummary(
 ): { notice: Notice; outcome: null } | { notice: null; outcome: BulkOutcome } {
   const failed = results.filter((r) => r.status === 'failed').length;
   const partly = results.filter((r) => r.status === 'partially_released').length;
-  const done = results.length - failed;
-  if (!failed && !partly) {
+  const underWay = results.filter((r) => r.status === 'releasing').length;
+  const done = results.length - failed - underWay;
+  if (!failed && !partly && !underWay) {
     return { notice: { type: 'success', title: t(`quarantine.bulk.all_${action}`, { count: done }) }, outcome: null };
   }
+  const reason = (r: BulkItemResult) =>
+    r.status === 'failed'
+      ? failureReason(t, r.code)
+      : r.status === 'releasing'
+        ? t('quarantine.bulk.releasing_item')
+        : t('quarantine.bulk.partly_released_item');
   return {
     notice: null,
     outcome: {
-      type: done ? 'warning' : 'error',
-      title: failed
-        ? done
-          ? t(`quarantine.bulk.partial_${action}`, { count: done, failed })
-          : t(`quarantine.bulk.none_${action}`, { failed })
-        : t('quarantine.bulk.partly_released', { count: done, partly }),
+      type: !failed && !partly ? 'info' : done || underWay ? 'warning' : 'error',
+      title: underWay
+        ? t('quarantine.bulk.in_progress', { count: underWay })
+        : failed
+          ? done
+            ? t(`quarantine.bulk.partial_${action}`, { count: done, failed })
+            : t(`quarantine.bulk.none_${action}`, { failed })
+          : t('quarantine.bulk.partly_released', { count: done, partly }),
       failures: results
-        .filter((r) => r.status === 'failed' || r.status === 'partially_released')
-        .map((r) => ({
-          id: r.id,
-          subject: subjects.get(r.id) ?? null,
-          reason: r.status === 'failed' ? failureReason(t, r.code) : t('quarantine.bulk.partly_released_item'),
-        })),
+        .filter((r) => r.status !== 'released' && r.status !== 'deleted')
+        .map((r) => ({ id: r.id, subject: subjects.get(r.id) ?? null, reason: reason(r) })),
     },
   };
 }

@@ -5,6 +5,7 @@ import type {
   ListQueryParams,
   QuarantineDetail,
   QuarantineList,
+  ReleaseInProgress,
   ReleaseResponse,
 } from './quarantine.types';
 
@@ -65,14 +66,17 @@ export function safeFilename(suggested: string, id: string): string {
   return `${base || id.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 100) || 'message'}.eml`;
 }
 
-/** POST /api/quarantine/{id}/release/; `confirmResend` after an unknown outcome (may deliver twice). */
-export function releaseEmail(id: string, confirmResend = false): Promise<ReleaseResponse> {
+/**
+ * POST /api/quarantine/{id}/release/; `confirmResend` after an unknown outcome (may deliver twice).
+ * 202 `releasing`: the relay had not answered in time, the release goes on (the detail follows it).
+ */
+export function releaseEmail(id: string, confirmResend = false): Promise<ReleaseResponse | ReleaseInProgress> {
   return api
     .post(`${emailPath(id)}release/`, {
       timeout: LONG_ACTION_TIMEOUT_MS,
       ...(confirmResend ? { json: { confirm_resend: true } } : {}),
     })
-    .json<ReleaseResponse>();
+    .json<ReleaseResponse | ReleaseInProgress>();
 }
 
 /** DELETE /api/quarantine/{id}/ → 204. */

@@ -12,9 +12,15 @@ export const quarantineKeys = {
   raw: (id: string) => ['quarantine', 'raw', id] as const,
 };
 
+/** How often, and how many times at most (about a minute), a page asks again how a release under way ended. */
+export const FOLLOW_EVERY_MS = 2_000;
+export const FOLLOW_TRIES = 30;
+
 /**
  * GET /api/quarantine/: one keyset page; the previous page stays shown while the next one loads.
- * Not asked while `enabled` is false (filters the api would refuse).
+ * Not asked while `enabled` is false (filters the api would refuse). Asked again every
+ * FOLLOW_EVERY_MS while a row is releasing (a release answered 202): a claim settles within the
+ * relay's time limit, or shows as release_unknown once stale (10 min), so this ends.
  */
 export function useQuarantineList(query: ListQueryParams, enabled = true) {
   return useQuery({
@@ -22,6 +28,7 @@ export function useQuarantineList(query: ListQueryParams, enabled = true) {
     queryFn: ({ signal }) => listQuarantine(query, signal),
     placeholderData: keepPreviousData,
     enabled,
+    refetchInterval: (q) => (q.state.data?.results.some((r) => r.status === 'releasing') ? FOLLOW_EVERY_MS : false),
   });
 }
 

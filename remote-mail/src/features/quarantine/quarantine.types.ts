@@ -18,6 +18,7 @@ import type {
   QuarantineRecipient,
   QuarantineStatus,
   ReleaseDelivery,
+  ReleaseInProgress,
   ReleaseResponse,
   RspamdSymbol,
 } from '@qc/contracts';
@@ -36,6 +37,7 @@ export type {
   QuarantineRecipient,
   QuarantineStatus,
   ReleaseDelivery,
+  ReleaseInProgress,
   ReleaseResponse,
   RspamdSymbol,
 };
