@@ -235,7 +235,8 @@ const EnvSchema = z.object({
     .refine((v) => !/^change.?me/i.test(v), 'must not be a placeholder')
     .optional(),
   QC_INGEST_TOKEN: secret(24).optional(),
-  // Written into the map URL Rspamd fetches (http://rspamd:<token>@api/...): URL-safe characters only.
+  // Written into the maps proxy's config beside Rspamd (a basic-auth header) and into compose's
+  // environment: URL-safe characters only, so no quoting can go wrong on the way.
   QC_RSPAMD_MAPS_TOKEN: secret(24)
     .refine((v) => /^[A-Za-z0-9._~-]+$/.test(v), 'may hold only letters, digits and . _ ~ - (it goes into a URL)')
     .optional(),
