@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type net from 'node:net';
 import { loadConfig } from '../../config';
+import { createBudgets } from '../../lib/budget';
 import { bearer, type TestApp } from '../../test/helpers';
 import { ingestOk, meta, mime, startQuarantineSuite, type QuarantineSuite, type Sink } from '../../test/quarantine';
 
@@ -148,6 +149,26 @@ describe('QC_LEARN_ROLES', () => {
     expect(load(' admin , admin')).toEqual(['admin']);
     expect(() => load('admin,root')).toThrow(/QC_LEARN_ROLES: must be a comma-separated list of roles/);
     expect(() => load(' , ')).toThrow(/QC_LEARN_ROLES: must name at least one role/);
+  });
+});
+
+describe('"Not spam" spends the release budget (QC_BUDGET_RELEASES), as the release route does', () => {
+  test('with the budget used up, its release step is rate_limited and nothing is sent; learn and whitelist still run', async () => {
+    const id = await mail('late@news.example');
+    // Spend the user's whole release budget (the least it can be set to is a full bulk).
+    const budgets = createBudgets(t.db, t.config.budgets);
+    await budgets.releases(suite.userIds[BOSS]!, t.config.budgets.releases);
+    const sent = sink.messages.length;
+    const res = await post(BOSS, `/api/quarantine/${id}/not-spam/`, { allow_sender: 'me' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.release).toMatchObject({ ok: false, code: 'rate_limited', delivery: null });
+    expect(body.release.retry_after).toBeGreaterThan(0);
+    expect(sink.messages.length).toBe(sent);
+    const detail = await t.app.inject({ url: `/api/quarantine/${id}/`, headers: bearer(suite.tokens[BOSS]!) });
+    expect(detail.json().status).toBe('pending');
+    expect(body.learn).toMatchObject({ ok: true });
+    expect(body.whitelist).toMatchObject({ ok: true });
   });
 });
 

@@ -66,7 +66,8 @@ export const learningRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         summary: 'Not spam: release, learn as ham, and whitelist the sender',
         description:
           'Three independent steps, each with its outcome (a failed step never stops the others): the release ' +
-          '(as POST …/release/, for the recipients the caller acts for), the learn as ham (as POST …/learn/: ' +
+          '(as POST …/release/, for the recipients the caller acts for, spending QC_BUDGET_RELEASES: beyond it the ' +
+          'step is `rate_limited` with `retry_after`), the learn as ham (as POST …/learn/: ' +
           'its refusals, e.g. `learning_not_allowed` or `rate_limited` with `retry_after`, are the step’s), and ' +
           'with `allow_sender` the whitelist entry for the displayed sender (header From): `me` the caller’s own ' +
           'list, `domain` a domain_admin’s domain or, for an admin, the one console domain of the recipients ' +

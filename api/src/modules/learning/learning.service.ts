@@ -23,8 +23,11 @@ import { claimLearn, dropLearn, finishLearn } from './learn-claims';
 import { learnerShownTo, mayLearn } from './learned';
 import { learnWithRspamd } from './rspamd-controller';
 
-/** The learn budget is spent only by a learn about to be sent. */
-export type LearningDeps = Pick<AppContext, 'db' | 'config'> & { budgets: Pick<Budgets, 'learn'> };
+/**
+ * The learn budget is spent only by a learn about to be sent; "Not spam"'s release spends the
+ * release budget as the release route does (else it would be a way around QC_BUDGET_RELEASES).
+ */
+export type LearningDeps = Pick<AppContext, 'db' | 'config'> & { budgets: Pick<Budgets, 'learn' | 'releases'> };
 type Deps = LearningDeps;
 
 const iso = (ms: number) => new Date(Number(ms)).toISOString();
@@ -225,6 +228,7 @@ export async function notSpam(
 
   let release: NotSpamResponse['release'];
   try {
+    await deps.budgets.releases(actor.auth.user.user_id);
     const res = await releaseMessage(deps, actor, id, { confirmResend: false, ...(log ? { log } : {}) });
     release =
       res.status === 'releasing'
