@@ -61,10 +61,15 @@ export function useReleaseEmail(id: string) {
 export function useFollowRelease(id: string, releasing: boolean): { gaveUp: boolean } {
   const queryClient = useQueryClient();
   const [tries, setTries] = useState(0);
+  // A new release under way starts a new count (state adjusted while rendering, not in an effect).
+  const [wasReleasing, setWasReleasing] = useState(releasing);
+  if (wasReleasing !== releasing) {
+    setWasReleasing(releasing);
+    if (releasing) setTries(0);
+  }
   const followed = useRef(false);
   useEffect(() => {
     if (!releasing) {
-      setTries(0);
       if (followed.current) {
         followed.current = false;
         void queryClient.invalidateQueries({ queryKey: quarantineKeys.lists });
