@@ -72,11 +72,16 @@ function listHits(verdict) {
   return Object.assign(hits, { truncated });
 }
 
-/** The entry that applies to one recipient: keyed by their address, else their @domain, else `*`. */
-function hitFor(hits, address) {
+/** The entries of one recipient's owners, most specific first: their address, their @domain, `*`. */
+function hitsFor(hits, address) {
   const rcpt = String(address).toLowerCase();
   const at = rcpt.lastIndexOf('@');
-  return hits.get(rcpt) ?? (at > 0 ? hits.get(rcpt.slice(at)) : undefined) ?? hits.get('*') ?? null;
+  return [rcpt, at > 0 ? rcpt.slice(at) : null, '*'].map((key) => key && hits.get(key)).filter(Boolean);
+}
+
+/** The entry that applies to one recipient: keyed by their address, else their @domain, else `*`. */
+function hitFor(hits, address) {
+  return hitsFor(hits, address)[0] ?? null;
 }
 
 /**
@@ -148,31 +153,42 @@ function recipientPlan({ verdict, forced, base, recipients, lists }) {
   const guards = hits.size ? guardSymbols(verdict, lists) : [];
   const auth = authenticated(verdict);
   return recipients.map((address) => {
-    const hit = hitFor(hits, address);
-    const entry = hit ? `list:${hit.id}` : '';
-    if (!hit && hits.truncated) {
+    const chain = hitsFor(hits, address);
+    if (!chain.length && hits.truncated) {
       // Rspamd cut the blacklist's options: this recipient may be on it. Held rather than let through.
       return { address, kind: 'quarantine', reason: 'blacklist options cut by Rspamd: held to be safe', list: null };
     }
-    if (!hit) return { address, kind: base.kind, reason: base.reason, list: null };
-    if (hit.kind === 'blacklist') return { address, kind: 'quarantine', reason: `blacklist ${entry}`, list: hit };
-    if (base.kind !== 'quarantine') return { address, kind: 'pass', reason: `whitelist ${entry}`, list: hit };
-    const held = (why) => ({
-      address,
-      kind: 'quarantine',
-      reason: `${base.reason}; whitelist ${entry} not applied${why}`,
-      list: hit,
-    });
-    if (forced?.action === 'quarantine') return held('');
-    if (guards.length) return held(` (${guards.join(', ')})`);
-    const proven = hit.matches.map((m) => ({ id: m.id, by: authenticatedBy(m, auth) })).find((m) => m.by);
-    if (!proven) return held(' (sender not authenticated)');
-    return {
-      address,
-      kind: 'pass',
-      reason: `whitelist list:${proven.id} (${proven.by}) over ${base.reason}`,
-      list: hit,
-    };
+    // The most specific owner decides; a whitelist whose sender is not authenticated is not applied
+    // and passes the decision on to the next owner (rspamd.lua sends their entries after it).
+    let unproven = null;
+    for (const hit of chain) {
+      const entry = `list:${hit.id}`;
+      const after = unproven ? `; ${unproven.note}` : '';
+      if (hit.kind === 'blacklist')
+        return { address, kind: 'quarantine', reason: `blacklist ${entry}${after}`, list: hit };
+      const proven = hit.matches.map((m) => ({ id: m.id, by: authenticatedBy(m, auth) })).find((m) => m.by);
+      if (!proven) {
+        unproven ??= { hit, note: `whitelist ${entry} not applied (sender not authenticated)` };
+        continue;
+      }
+      if (base.kind !== 'quarantine') return { address, kind: 'pass', reason: `whitelist ${entry}`, list: hit };
+      const held = (why) => ({
+        address,
+        kind: 'quarantine',
+        reason: `${base.reason}; whitelist ${entry} not applied${why}`,
+        list: hit,
+      });
+      if (forced?.action === 'quarantine') return held('');
+      if (guards.length) return held(` (${guards.join(', ')})`);
+      return {
+        address,
+        kind: 'pass',
+        reason: `whitelist list:${proven.id} (${proven.by}) over ${base.reason}`,
+        list: hit,
+      };
+    }
+    if (!unproven) return { address, kind: base.kind, reason: base.reason, list: null };
+    return { address, kind: base.kind, reason: `${base.reason}; ${unproven.note}`, list: unproven.hit };
   });
 }
 

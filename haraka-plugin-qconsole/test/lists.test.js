@@ -252,7 +252,8 @@ describe('a whitelist lifts a quarantine only for an authenticated sender (issue
     expect(planFor([WHITE(`${CAROL}=list:W:env`), SPF_ALLOW, sym('DMARC_POLICY_REJECT')])).toEqual([
       ['quarantine', 'score=16>=10; whitelist list:W not applied (DMARC_POLICY_REJECT)'],
     ]);
-    // A verdict that does not quarantine: the whitelisted copy is delivered, authenticated or not.
+    // A verdict that does not quarantine: the copy is delivered, authenticated or not (the log says
+    // when the whitelist was not what let it through).
     const clean = recipientPlan({
       verdict: verdict('no action', 1, [old]),
       forced: null,
@@ -260,7 +261,33 @@ describe('a whitelist lifts a quarantine only for an authenticated sender (issue
       recipients: [CAROL],
       lists,
     });
-    expect(clean.map((p) => [p.kind, p.reason])).toEqual([['pass', 'whitelist list:W']]);
+    expect(clean.map((p) => [p.kind, p.reason])).toEqual([
+      ['pass', 'score; whitelist list:W not applied (sender not authenticated)'],
+    ]);
+  });
+
+  test('a whitelist not applied passes the decision on: a broader blacklist still holds the copy', () => {
+    // Carol whitelists the envelope sender's domain, the global list blacklists the From's: the
+    // options of both owners come (rspamd.lua sends the broader owners' entries after a whitelist).
+    const options = [WHITE(`${CAROL}=list:W:env`), BLACK('*=list:G')];
+    const plan = (extra, kind = 'no action', score = 1) =>
+      recipientPlan({
+        verdict: verdict(kind, score, [...options, ...extra]),
+        forced: null,
+        base: kind === 'no action' ? { kind: 'pass', reason: 'score' } : { kind: 'quarantine', reason: 'score' },
+        recipients: [CAROL, 'dan@example.org'],
+        lists,
+      }).map((p) => [p.address, p.kind, p.reason]);
+    // Not authenticated (no SPF pass): the global blacklist decides, for a clean mail too.
+    expect(plan([])).toEqual([
+      [CAROL, 'quarantine', 'blacklist list:G; whitelist list:W not applied (sender not authenticated)'],
+      ['dan@example.org', 'quarantine', 'blacklist list:G'],
+    ]);
+    // Authenticated: Carol's own whitelist wins over the global blacklist, as the most specific owner.
+    expect(plan([SPF_ALLOW], 'quarantine', 16)).toEqual([
+      [CAROL, 'pass', 'whitelist list:W (SPF) over score'],
+      ['dan@example.org', 'quarantine', 'blacklist list:G'],
+    ]);
   });
 
   test('a blacklist matches either address, authenticated or not', () => {

@@ -16,7 +16,8 @@
 //       quarantine only for the identity that passed: envelope bad@evil.example (SPF pass) with header
 //       From x@trusted.example is held for carol; envelope x@trusted.example failing SPF (sent from
 //       127.0.0.2, "?all") is held; passing SPF (from 127.0.0.1) delivered to carol, held for bob
-//       (his blacklist matches the header From bad@evil.example).
+//       (his blacklist matches the header From bad@evil.example); a whitelist not applied passes the
+//       decision on: a global blacklist of the header From's domain holds carol's copy of a clean mail.
 
 const crypto = require('node:crypto');
 const { freePort, request } = require('../lib/net');
@@ -291,7 +292,28 @@ test('(h) a whitelist lifts a quarantine only for an authenticated sender; a bla
   const pass = await sendAndSettle(mail({ ...envelope, tag: 'spfallow', to: [CAROL, BOB] }));
   expect(pass).toMatchObject({ delivered: [CAROL], held: [BOB] });
   expect(symbolsOf(pass)).toContain('R_SPF_ALLOW');
-}, 30_000);
+
+  // A whitelist that is not applied passes the decision on: the global blacklist of the header From's
+  // domain holds carol's copy of a clean mail whose envelope (not authenticated) her whitelist names.
+  const forged = `forged-${n}.example`;
+  const global = await call('POST', '/api/lists/', { kind: 'blacklist', address: `@${forged}`, scope: 'global' });
+  const fallback = mail({ ...envelope, headerFrom: `bad@${forged}`, score: undefined, tag: 'fallback', to: [CAROL] });
+  const live = await waitFor(async () => {
+    const res = await request(`${stack.rspamd.url}/checkv2`, {
+      method: 'POST',
+      headers: { IP: '127.0.0.2', Hostname: 'localhost', Helo: 'probe.test', From: fallback.from, Rcpt: CAROL },
+      body: fallback.raw,
+    });
+    return JSON.parse(res.body).symbols.QC_LIST_BLACKLIST?.options?.includes(`*=list:${global.id}`);
+  });
+  expect(live.value).toBe(true);
+  const c = await sendAndSettle({ ...fallback, localAddress: '127.0.0.2' });
+  expect(c).toMatchObject({ delivered: [], held: [CAROL] });
+  expect(options(c, 'QC_LIST_WHITELIST')).toEqual([`${trusted}:env`]);
+  expect(options(c, 'QC_LIST_BLACKLIST')).toEqual([`*=list:${global.id}`]);
+  // The detail says so: held by the global blacklist.
+  expect(c.details[0].hold_reasons[0]).toMatchObject({ kind: 'list', scope: 'global', address: `@${forged}` });
+}, 60_000);
 
 // Last: it restarts the api, after which Rspamd's map fetches back off (see beforeAll).
 test('(e) a learn reaches Rspamd; a second one says so; a wrong controller password is a 502 that records nothing', async () => {

@@ -292,7 +292,9 @@ end
 
 -- For each SMTP recipient the most specific owner that names the sender decides (the recipient's own
 -- list, then their domain's, then the global one), except that a whitelist matched only by the
--- header From yields to a blacklist of the envelope sender at any level. The options name the
+-- header From yields to a blacklist of the envelope sender at any level; after a whitelist, the
+-- broader owners' entries follow (up to a blacklist), for Haraka to fall back on when the whitelist
+-- is not applied (an unauthenticated sender, issue 29). The options name the
 -- OWNER KEY that decided (`<address>|@<domain>|*=list:<entry id>`), once: Haraka resolves each
 -- recipient the same way (its address, else its @domain, else *). Keyed per owner rather than per
 -- recipient, a domain's blacklist on a mail to hundreds of its recipients is one option (Rspamd cuts
@@ -313,11 +315,11 @@ local function qc_lists(task, envelope_only)
     if rcpt ~= '' and not done[rcpt] then
       done[rcpt] = true
       local owners = { rcpt, domain ~= '' and ('@' .. domain) or nil, '*' }
-      local hit, key
-      for _, o in ipairs(owners) do
+      local hit, key, at
+      for i, o in ipairs(owners) do
         hit = owner_hit(sender_lists[o], keys)
         if hit then
-          key = o
+          key, at = o, i
           break
         end
       end
@@ -331,11 +333,25 @@ local function qc_lists(task, envelope_only)
           end
         end
       end
-      if hit then
-        for _, option in ipairs(hit_options(key, hit)) do
+      local decided = {}
+      if hit then table.insert(decided, { key = key, hit = hit }) end
+      if hit and hit.kind == 'w' then
+        -- A whitelist applies only to an authenticated sender, which only Haraka knows: the broader
+        -- owners' entries follow it, up to the first blacklist, so that an entry that is not applied
+        -- passes the decision on (a blacklist keeps matching either address).
+        for i = at + 1, #owners do
+          local next_hit = owner_hit(sender_lists[owners[i]], keys)
+          if next_hit then
+            table.insert(decided, { key = owners[i], hit = next_hit })
+            if next_hit.kind == 'b' then break end
+          end
+        end
+      end
+      for _, d in ipairs(decided) do
+        for _, option in ipairs(hit_options(d.key, d.hit)) do
           if not seen[option] then
             seen[option] = true
-            table.insert(found[hit.kind], option)
+            table.insert(found[d.hit.kind], option)
           end
         end
       end

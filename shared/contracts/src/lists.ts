@@ -9,9 +9,11 @@ import { RuleActor } from './rspamd';
  * - scope `domain`: every recipient of a domain (a domain_admin's own domain, or any for an admin),
  * - scope `global`: every recipient (admin only).
  * Rspamd reads them as a map (GET /api/rspamd/maps/lists.json) and haraka-plugin-qconsole applies
- * them per recipient: a blacklisted sender is quarantined for that recipient only; a whitelisted one
- * is delivered to them unless the message fails SPF, DMARC (reject/quarantine policy) or carries a virus.
- * For one recipient the most specific owner wins: user over domain over global.
+ * them per recipient: a blacklisted sender (envelope or From address) is quarantined for that
+ * recipient only; a whitelisted one is delivered to them only when the address the entry names is
+ * authenticated (SPF for the envelope sender, DMARC or an aligned DKIM signature for the From; issue
+ * 29), and never when the message fails SPF or DMARC or carries a virus. For one recipient the most
+ * specific owner wins (user over domain over global); a whitelist not applied passes it on.
  */
 export const LIST_KINDS = ['whitelist', 'blacklist'] as const;
 export const ListKind = z.enum(LIST_KINDS);

@@ -94,7 +94,11 @@ function appliedOptions(
   if (!byKey.size) return [];
   const applied = [];
   for (const recipient of new Set(recipients.map((r) => r.toLowerCase()))) {
-    const key = [recipient, `@${domainOf(recipient)}`, '*'].find((k) => byKey.has(k));
+    // The most specific owner's entry, unless it is a whitelist followed by a broader owner's
+    // blacklist: rspamd.lua sends those for Haraka to fall back on when the whitelist is not
+    // applied (an unauthenticated sender, issue 29), and a held copy is then held by the blacklist.
+    const keys = [recipient, `@${domainOf(recipient)}`, '*'].filter((k) => byKey.has(k));
+    const key = keys.find((k) => byKey.get(k)!.kind === 'blacklist') ?? keys[0];
     if (key) applied.push({ recipient, key, ...byKey.get(key)! });
   }
   return applied;
