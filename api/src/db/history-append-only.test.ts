@@ -37,24 +37,27 @@ async function appendRow(actorId: string | null): Promise<string> {
   await t.db.insertInto('history').values(row).execute();
   return id;
 }
+// Not toThrow: the driver's error class comes from the first test file of the process that loaded the
+// native module (another realm), and toThrow takes such an error for no error at all.
+const refused = (pattern: RegExp) => ({ message: expect.stringMatching(pattern) });
 const rowOf = (id: string) => t.db.selectFrom('history').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 test('history rows cannot be changed or removed, whatever the column; new rows still go in', async () => {
   const id = await appendRow(null);
   const before = await rowOf(id);
-  await expect(t.db.updateTable('history').set({ result: 'failure' }).where('id', '=', id).execute()).rejects.toThrow(
-    /append-only: UPDATE refused/,
-  );
+  await expect(
+    t.db.updateTable('history').set({ result: 'failure' }).where('id', '=', id).execute(),
+  ).rejects.toMatchObject(refused(/append-only: UPDATE refused/));
   await expect(
     t.db
       .updateTable('history')
       .set((eb) => ({ created_at: eb('created_at', '-', 60_000) }))
       .execute(),
-  ).rejects.toThrow(/append-only: UPDATE refused/);
-  await expect(t.db.deleteFrom('history').where('id', '=', id).execute()).rejects.toThrow(
-    /append-only: DELETE refused/,
+  ).rejects.toMatchObject(refused(/append-only: UPDATE refused/));
+  await expect(t.db.deleteFrom('history').where('id', '=', id).execute()).rejects.toMatchObject(
+    refused(/append-only: DELETE refused/),
   );
-  await expect(t.db.deleteFrom('history').execute()).rejects.toThrow(/append-only: DELETE refused/);
+  await expect(t.db.deleteFrom('history').execute()).rejects.toMatchObject(refused(/append-only: DELETE refused/));
   expect(await rowOf(id)).toEqual(before);
 });
 
@@ -65,11 +68,11 @@ test("a user's deletion still clears their id from their rows (ON DELETE SET NUL
   // Setting the actor to null together with another column is not that change.
   await expect(
     t.db.updateTable('history').set({ actor_id: null, actor_email: 'x@x.example' }).where('id', '=', id).execute(),
-  ).rejects.toThrow(/append-only: UPDATE refused/);
+  ).rejects.toMatchObject(refused(/append-only: UPDATE refused/));
   // Nor is pointing a row at another actor.
   await expect(
     t.db.updateTable('history').set({ actor_id: 'someone-else' }).where('id', '=', id).execute(),
-  ).rejects.toThrow(/append-only: UPDATE refused/);
+  ).rejects.toMatchObject(refused(/append-only: UPDATE refused/));
 
   const res = await t.app.inject({ method: 'DELETE', url: `/api/users/${ann.id}/`, headers: bearer(adminToken) });
   expect(res.statusCode).toBe(204);
@@ -85,6 +88,6 @@ test("a user's deletion still clears their id from their rows (ON DELETE SET NUL
 
 postgresOnly('PostgreSQL: TRUNCATE of the history is refused too', async () => {
   await appendRow(null);
-  await expect(sql`truncate history`.execute(t.db)).rejects.toThrow(/append-only: TRUNCATE refused/);
+  await expect(sql`truncate history`.execute(t.db)).rejects.toMatchObject(refused(/append-only: TRUNCATE refused/));
   expect((await t.db.selectFrom('history').select('id').execute()).length).toBeGreaterThan(0);
 });
