@@ -79,6 +79,15 @@ describe('redactUrl', () => {
   test('a segment after a credential-like one; the segments around it kept', () => {
     expect(redactUrl('/api/session/S3CR3T/info')).toBe(`/api/session/${REDACTED}/info`);
     expect(redactUrl('/api/quarantine/01HXYZ/raw/')).toBe('/api/quarantine/01HXYZ/raw/');
+    // The sign-in routes stay told apart: /api/auth/ names routes, not secrets.
+    expect(redactUrl('/api/auth/login/')).toBe('/api/auth/login/');
+    expect(redactUrl('/api/auth/refresh/?token=R1')).toBe(`/api/auth/refresh/?token=${REDACTED}`);
+  });
+
+  test('short credential words: pass, pw, pin, hmac (a parameter named so, or one of its words)', () => {
+    expect(redactUrl('/a?pass=P1&pw=P2&user_pin=P3&hmac=H1&spin=ok')).toBe(
+      `/a?pass=${REDACTED}&pw=${REDACTED}&user_pin=${REDACTED}&hmac=${REDACTED}&spin=ok`,
+    );
   });
 
   test('a fragment is read like a query', () => {

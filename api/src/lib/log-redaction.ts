@@ -18,6 +18,10 @@ const CREDENTIAL_WORDS = new Set([
   'passwd',
   'pwd',
   'passphrase',
+  'pass',
+  'pw',
+  'pin',
+  'hmac',
   'secret',
   'key',
   'apikey',
@@ -63,6 +67,9 @@ function decoded(text: string): string {
   }
 }
 
+/** Path namespaces whose segments are route names, not secrets (/api/auth/login/, /api/auth/refresh/). */
+const ROUTE_NAMESPACES = new Set(['auth']);
+
 /**
  * Path segments that carry a secret: the one after a credential-like segment, or after `digest`
  * (an e-mailed digest link, /digest/<token> and /api/digest/<token>/, is a signed credential).
@@ -72,8 +79,9 @@ function redactPath(path: string): string {
   const segments = path.split('/');
   return segments
     .map((segment, i) => {
-      const parent = i > 0 ? decoded(segments[i - 1]!) : '';
-      return segment && parent && (parent.toLowerCase() === 'digest' || isCredentialName(parent)) ? REDACTED : segment;
+      const parent = i > 0 ? decoded(segments[i - 1]!).toLowerCase() : '';
+      const secretAfter = parent === 'digest' || (isCredentialName(parent) && !ROUTE_NAMESPACES.has(parent));
+      return segment && secretAfter ? REDACTED : segment;
     })
     .join('/');
 }
