@@ -512,8 +512,11 @@ async function startMailStack(opts = {}) {
       apiUrl,
       nextHop,
       rspamd: { url: rspamdUrl, controllerUrl, password: rspamdPassword },
-      /** Where Rspamd fetches the console's rules (without the secret); null: local empty maps. */
-      maps: { url: maps.token ? maps.url : null },
+      /**
+       * Where the api serves the console's rules (without the secret), and the maps proxy's URL
+       * Rspamd fetches them from; null: local empty maps.
+       */
+      maps: { url: maps.token ? maps.url : null, proxyUrl: proxy ? proxy.rspamdUrl : null },
       redis: { host: HOST, port: redisPort },
       runDir,
       logs,

@@ -368,6 +368,12 @@ test('the maps secret is in no log, even while the api is down; an idle stack lo
   expect(rspamdIdle.filter((l) => /; map;|\/api\/rspamd\/maps\//.test(l))).toEqual([]);
   expect(rspamdIdle.length).toBeLessThanOrEqual(2);
 
+  // The proxy answers Rspamd (Host 127.0.0.1), not a browser led to this loopback by a name of
+  // its own (DNS rebinding): the maps are secret.
+  const mapUrl = `${stack.maps.proxyUrl}/sender-lists.json`;
+  expect((await request(mapUrl)).status).toBe(200);
+  expect((await request(mapUrl, { headers: { Host: 'rebind.example' } })).status).toBe(403);
+
   // The api goes away: Rspamd's polls fail; the proxy says so (without the secret), Rspamd keeps its maps.
   const proxyFrom = fs.statSync(stack.logs.mapsProxy).size;
   await api.stop();
