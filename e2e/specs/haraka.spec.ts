@@ -46,6 +46,8 @@ test('an admin searches Haraka’s logs and follows a quarantined e-mail to its 
 
   // From the e-mail's detail to its transaction's lines, then back.
   await page.goto(`/mail/${id}`);
+  // remote-mail's first load here, while this file's two builds of remote-haraka keep both cores busy.
+  await expect(page.getByTestId('email-detail')).toBeVisible({ timeout: 30_000 });
   const link = page.getByTestId('email-haraka-logs');
   await expect(link).toHaveText(answer.uuid!);
   await link.click();
