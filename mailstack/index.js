@@ -16,6 +16,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
 
+const { startDnsServer } = require('./lib/dns');
 const { setIni } = require('./lib/ini');
 const { startDaemon, waitReady } = require('./lib/daemon');
 const { writeMapsProxy } = require('./lib/maps-proxy');
@@ -542,4 +543,4 @@ async function startMailStack(opts = {}) {
   }
 }
 
-module.exports = { startMailStack, startSink, writeHarakaDir, ensureBinaries, APT_PACKAGES, GTUBE };
+module.exports = { startMailStack, startSink, startDnsServer, writeHarakaDir, ensureBinaries, APT_PACKAGES, GTUBE };

@@ -1,9 +1,9 @@
-import { startMailStack } from '@qc/mailstack';
+import { startDnsServer, startMailStack } from '@qc/mailstack';
 import { createWriteStream } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import type { MailInfo, SinkMessageJson, SinkMode } from './stack';
+import { SPF_PASS_DOMAIN, type MailInfo, type SinkMessageJson, type SinkMode } from './stack';
 
 /**
  * The mail side of an e2e run, started ONCE by global-setup.ts (lib/mail.ts is what specs use):
@@ -135,6 +135,8 @@ async function waitPortClosed(port: number, timeoutMs = 15_000): Promise<void> {
 
 export async function startMailHarness(api: ApiControl, apiPort: () => number): Promise<MailHarness> {
   const sink = await startSink();
+  // SPF for real: a whitelist lifts a quarantine only for an authenticated sender (issue 29).
+  const dns = await startDnsServer({ [SPF_PASS_DOMAIN]: ['v=spf1 ip4:127.0.0.0/8 -all'] });
   let stack: Awaited<ReturnType<typeof startMailStack>> | undefined;
   // One api operation at a time (a stop and a start never interleave).
   let apiOp: Promise<void> = Promise.resolve();
@@ -224,6 +226,7 @@ export async function startMailHarness(api: ApiControl, apiPort: () => number): 
         // Haraka takes its accepted domains from the console: the admin spec deletes one and waits
         // for the refusal, so the list is polled every second (10 s by default).
         domainsRefresh: 1,
+        dns: { port: dns.port },
         onLog: (name, line) => log.write(`[${name}] ${line}\n`),
       });
       return {
@@ -239,6 +242,7 @@ export async function startMailHarness(api: ApiControl, apiPort: () => number): 
       clearTimeout(safetyTimer);
       await stack?.stop().catch(() => undefined);
       await sink.close();
+      await dns.close();
       control.closeAllConnections();
       await new Promise<void>((resolve) => control.close(() => resolve()));
     },

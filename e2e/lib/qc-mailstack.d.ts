@@ -24,9 +24,13 @@ declare module '@qc/mailstack' {
     /** Rspamd's controller port on 127.0.0.1 (default: a free one) and password (default: random). */
     controllerPort?: number;
     rspamdPassword?: string;
+    /** A DNS server on 127.0.0.1:<port> (startDnsServer): Rspamd resolves with it and checks SPF. */
+    dns?: { port: number };
     onLog?: (name: string, line: string) => void;
     readyTimeoutMs?: number;
   }): Promise<MailStack>;
+  /** A DNS server on 127.0.0.1 answering the given TXT records (SPF policies), NXDOMAIN otherwise. */
+  export function startDnsServer(txt: Record<string, string[]>): Promise<{ port: number; close(): Promise<void> }>;
   /** The GTUBE test string: Rspamd answers `reject` to a message carrying it. */
   export const GTUBE: string;
 }

@@ -1,6 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** A sender domain whose SPF (the run's DNS server) authorises mail from loopback: a whitelist applies to it. */
+export const SPF_PASS_DOMAIN = 'spf-pass.e2e.test';
+
 /** Everything global-setup started, handed to the test workers through a JSON file. */
 export interface SeedUser {
   email: string;

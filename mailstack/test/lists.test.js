@@ -23,7 +23,7 @@ const crypto = require('node:crypto');
 const { freePort, request } = require('../lib/net');
 const { startMailStack, startSink, GTUBE } = require('..');
 const { TOKEN, send, startRealApi, sleep } = require('./helpers');
-const { startDnsServer } = require('./dns');
+const { startDnsServer } = require('../lib/dns');
 
 const LIVE_MS = 15_000;
 const MAPS_TOKEN = `maps-${crypto.randomBytes(16).toString('hex')}`;

@@ -1,6 +1,6 @@
 'use strict';
-// A tiny DNS server on 127.0.0.1 (UDP) for the loopback stack's tests (startMailStack({ dns: { port } })):
-// it answers TXT questions for the names it is given and NXDOMAIN for everything else, so Rspamd
+// A tiny DNS server on 127.0.0.1 (UDP) for the loopback stack's tests and the e2e run
+// (startMailStack({ dns: { port } })): it answers TXT questions for the names it is given and NXDOMAIN for everything else, so Rspamd
 // checks SPF against a test policy without leaving the machine.
 
 const dgram = require('node:dgram');
