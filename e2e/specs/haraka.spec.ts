@@ -39,14 +39,15 @@ test('an admin searches Haraka’s logs and follows a quarantined e-mail to its 
 
   // The logs page: the sender's lines, found by a part of the message (the last 24 h by default).
   await signInQuick(page, stack.users.admin, `/haraka/logs?q=${encodeURIComponent(sender)}`);
-  await expect(page.getByTestId('haraka-logs-page')).toBeVisible();
+  // remote-haraka's first load, while this file's two builds of it keep both cores busy.
+  await expect(page.getByTestId('haraka-logs-page')).toBeVisible({ timeout: 30_000 });
   const table = page.getByTestId('logs-table');
   await expect(table.getByText(sender, { exact: false }).first()).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId('remote-haraka-version')).toContainText('remote-haraka');
 
   // From the e-mail's detail to its transaction's lines, then back.
   await page.goto(`/mail/${id}`);
-  // remote-mail's first load here, while this file's two builds of remote-haraka keep both cores busy.
+  // remote-mail's first load here, the same.
   await expect(page.getByTestId('email-detail')).toBeVisible({ timeout: 30_000 });
   const link = page.getByTestId('email-haraka-logs');
   await expect(link).toHaveText(answer.uuid!);
