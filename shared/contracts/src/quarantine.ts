@@ -198,6 +198,17 @@ export const QuarantineListQuery = z
   .superRefine(refuseReversedBounds);
 export type QuarantineListQuery = z.infer<typeof QuarantineListQuery>;
 
+/**
+ * A search: a list asked with a typed term (q, sender, recipient), matched as a substring (the
+ * costly queries, and the way to probe what mail there is). The status, action, score and date
+ * selectors and plain paging are not: browsing the list never meets the search budget
+ * (QC_BUDGET_SEARCHES). Every page of a search counts (each runs the match again), so the list
+ * page does not poll one.
+ */
+export function isQuarantineSearch(query: Pick<QuarantineListQuery, 'q' | 'sender' | 'recipient'>): boolean {
+  return Boolean(query.q || query.sender || query.recipient);
+}
+
 /** Recipients shown per list item (the first ones, by address); recipient_count tells how many the caller sees. */
 export const LIST_ITEM_RECIPIENTS = 20;
 /** Recipients listed in the detail; recipients_truncated tells when there are more. */

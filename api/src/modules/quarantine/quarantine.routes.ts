@@ -7,6 +7,7 @@ import {
   IngestResponse,
   QuarantineDetail,
   QuarantineList,
+  isQuarantineSearch,
   QuarantineListQuery,
   ReleaseFailure,
   ReleaseInProgress,
@@ -53,16 +54,6 @@ export const NO_STORE = 'private, no-store';
 const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
   reply.header('cache-control', NO_STORE);
 };
-
-/**
- * A search: a list asked with a typed term (q, sender, recipient), matched as a substring (the
- * costly queries, and the way to probe what mail there is). The status, action, score and date
- * selectors and plain paging are not: browsing the list never meets the search budget. Every
- * page of a search counts (each runs the match again).
- */
-export function isQuarantineSearch(query: QuarantineListQuery): boolean {
-  return Boolean(query.q || query.sender || query.recipient);
-}
 
 /** The OpenAPI text of a budgeted route: what a refused call gets. */
 const RATE_LIMITED = 'beyond the per-user budget per minute, 429 `rate_limited` with Retry-After';

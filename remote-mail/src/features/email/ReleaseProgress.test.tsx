@@ -173,6 +173,17 @@ it('the list asks again while a row is releasing, and stops once none is', async
   expect(listCalls()).toBe(settled);
 }, 20_000);
 
+it('a search is not asked again while a row is releasing: each of its pages spends the search budget', async () => {
+  const { calls } = mockApi(() =>
+    jsonResponse(200, { results: [listItem({ status: 'releasing' })], next_cursor: null }),
+  );
+  const listCalls = () => calls.filter((c) => c.path === '/api/quarantine/').length;
+  renderQuarantine('/mail?q=invoice');
+  await waitFor(() => expect(listCalls()).toBe(1));
+  await new Promise((r) => setTimeout(r, FOLLOW_EVERY_MS * 2 + 500));
+  expect(listCalls()).toBe(1);
+}, 20_000);
+
 const step = (extra: object = {}) => ({
   ok: true,
   skipped: false,

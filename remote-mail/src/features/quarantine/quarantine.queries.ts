@@ -1,3 +1,4 @@
+import { isQuarantineSearch } from '@qc/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dashboardKeys } from '../dashboard/dashboard.queries';
 import { bulkAction, listQuarantine } from './quarantine.api';
@@ -20,7 +21,8 @@ export const FOLLOW_TRIES = 30;
  * GET /api/quarantine/: one keyset page; the previous page stays shown while the next one loads.
  * Not asked while `enabled` is false (filters the api would refuse). Asked again every
  * FOLLOW_EVERY_MS while a row is releasing (a release answered 202): a claim settles within the
- * relay's time limit, or shows as release_unknown once stale (10 min), so this ends.
+ * relay's time limit, or shows as release_unknown once stale (10 min), so this ends. Not a search:
+ * each of its pages spends the search budget (the e-mail's page follows the release itself).
  */
 export function useQuarantineList(query: ListQueryParams, enabled = true) {
   return useQuery({
@@ -28,7 +30,10 @@ export function useQuarantineList(query: ListQueryParams, enabled = true) {
     queryFn: ({ signal }) => listQuarantine(query, signal),
     placeholderData: keepPreviousData,
     enabled,
-    refetchInterval: (q) => (q.state.data?.results.some((r) => r.status === 'releasing') ? FOLLOW_EVERY_MS : false),
+    refetchInterval: (q) =>
+      !isQuarantineSearch(query) && q.state.data?.results.some((r) => r.status === 'releasing')
+        ? FOLLOW_EVERY_MS
+        : false,
   });
 }
 
