@@ -23,6 +23,8 @@ test('an admin searches Haraka’s logs and follows a quarantined e-mail to its 
   page,
   stack,
 }) => {
+  // Two first loads of a remote while this file's two remote-haraka builds run (48 s seen on a quiet machine).
+  test.setTimeout(120_000);
   mailInfo(); // fails here, with the reason, when the mail stack did not start
   owner = await createMailUser('haraka');
   const t = tag();
