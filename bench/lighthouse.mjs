@@ -1,8 +1,8 @@
 // Lighthouse (performance, accessibility, best practices) on the console's /login and, signed in,
 // /dashboard and /mail: mobile and desktop presets, in Debian chromium. Prints scores and key
 // metrics per page (median of --runs).
-//   node bench/lighthouse.mjs                       # starts the built console itself
-//   node bench/lighthouse.mjs --url http://127.0.0.1:8080 [--path /login,/dashboard] [--runs 3] [--json]
+//   npm run node -- bench/lighthouse.mjs                       # starts the built console itself
+//   npm run node -- bench/lighthouse.mjs --url http://127.0.0.1:8080 [--path /login,/dashboard] [--runs 3] [--json]
 //     (with --url: --email / --password, or QC_BENCH_EMAIL / QC_BENCH_PASSWORD, sign in)
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';

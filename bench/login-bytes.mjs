@@ -1,7 +1,7 @@
 // Prints the JavaScript the browser downloads for /login (or --path): per file and in total, raw
 // and gzip -9 (node zlib over the response bodies, the same measure as the e2e budget test).
-//   node bench/login-bytes.mjs                      # starts the built console itself
-//   node bench/login-bytes.mjs --url http://127.0.0.1:8080 [--path /login] [--json]
+//   npm run node -- bench/login-bytes.mjs                      # starts the built console itself
+//   npm run node -- bench/login-bytes.mjs --url http://127.0.0.1:8080 [--path /login] [--json]
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { arg, CHROME_FLAGS, CHROME_PATH, consoleUnderTest } from './lib/server.mjs';

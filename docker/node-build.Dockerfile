@@ -3,14 +3,10 @@
 # below start FROM this stage's output. Build context: the repository root.
 #   docker build -f docker/node-build.Dockerfile --target api .
 #   docker build -f docker/node-build.Dockerfile --target web --build-arg APP=remote-mail .
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 ARG NGINX_IMAGE=nginx:1.27-alpine
 
 FROM ${NODE_IMAGE} AS workspace
-# better-sqlite3 12 builds from source on some platforms (python3, make, g++).
-RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 make g++ ca-certificates \
- && rm -rf /var/lib/apt/lists/*
 # pnpm pinned like the repository (corepack does not work against every registry).
 RUN npm install -g pnpm@10.34.8 --no-audit --no-fund --loglevel=error
 WORKDIR /app

@@ -70,7 +70,7 @@ function ensureBinaries({ install = false, log = console.log } = {}) {
   if (!install) {
     throw new Error(
       `The mail stack needs Rspamd, Redis and nginx from Debian, and ${names} ${missing().length > 1 ? 'are' : 'is'} not installed.\n` +
-        `Install them (as root): ${how}\n(npm test installs them; node mailstack/run.mjs does it when run as root.)`,
+        `Install them (as root): ${how}\n(npm test installs them; npm run node -- mailstack/run.mjs does it when run as root.)`,
     );
   }
   if (process.getuid?.() !== 0) throw new Error(`${names} missing and not root: run as root: ${how}`);

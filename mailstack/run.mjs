@@ -2,7 +2,7 @@
 // Starts Redis, Rspamd and Haraka on 127.0.0.1, wired to a running Quarantine Console, and keeps
 // them in the foreground until Ctrl-C (SIGINT) or SIGTERM, which stops them all.
 //
-//   QC_INGEST_TOKEN=<the console's token> node mailstack/run.mjs
+//   QC_INGEST_TOKEN=<the console's token> npm run node -- mailstack/run.mjs
 //
 // Environment (see README.md):
 //   QC_API_URL               console base URL (default http://127.0.0.1:8080)
@@ -40,7 +40,7 @@ if (!env.QC_INGEST_TOKEN) {
   fail(
     'QC_INGEST_TOKEN is not set. Use the token the console runs with (its QC_INGEST_TOKEN, 24+ characters):\n' +
       '  QC_INGEST_TOKEN=... npm start            # the console\n' +
-      '  QC_INGEST_TOKEN=... node mailstack/run.mjs',
+      '  QC_INGEST_TOKEN=... npm run node -- mailstack/run.mjs',
   );
 }
 if (!Number.isInteger(smtpPort) || smtpPort < 1 || smtpPort > 65535) fail(`bad QC_MAILSTACK_SMTP_PORT: ${smtpPort}`);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Sends one test message to the mail stack (Haraka on 127.0.0.1) and prints the SMTP answer.
 //
-//   node mailstack/send-test-mail.mjs            # a clean message: delivered to the next hop
-//   node mailstack/send-test-mail.mjs --gtube    # GTUBE spam: quarantined (250, shows in the console)
+//   npm run node -- mailstack/send-test-mail.mjs            # a clean message: delivered to the next hop
+//   npm run node -- mailstack/send-test-mail.mjs --gtube    # GTUBE spam: quarantined (250, shows in the console)
 //
 // Options: --port N (default QC_MAILSTACK_SMTP_PORT or 2525), --host H (127.0.0.1),
 //          --from ADDR, --to ADDR[,ADDR...], --subject TEXT, --file message.eml (sent as is).

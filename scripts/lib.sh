@@ -1,9 +1,23 @@
-# Sourced by the other scripts: repository root, pinned pnpm on PATH, small helpers.
+# Sourced by the other scripts: repository root, the project's Node.js and pnpm on PATH, helpers.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 PNPM_VERSION=10.34.8
-export PATH="$ROOT/.tools/pnpm/node_modules/.bin:$ROOT/node_modules/.bin:$PATH"
+# Node.js 24 LTS, from the npm registry (node-linux-<arch>: the binary and its headers), installed
+# by setup.sh into .tools/node. Every step runs on it; the machine's own Node only bootstraps it.
+NODE_VERSION=24.22.3
+case "$(uname -m)" in
+  x86_64 | amd64) NODE_ARCH=x64 ;;
+  aarch64 | arm64) NODE_ARCH=arm64 ;;
+  *) NODE_ARCH="$(uname -m)" ;;
+esac
+NODE_PACKAGE="node-linux-$NODE_ARCH"
+NODE_HOME="$ROOT/.tools/node/node_modules/$NODE_PACKAGE"
+export PATH="$NODE_HOME/bin:$ROOT/.tools/pnpm/node_modules/.bin:$ROOT/node_modules/.bin:$PATH"
+# A native addon built from source builds against that Node's headers, not the machine's (npm's
+# nodedir=/usr on machines of this kind would give it the wrong ABI). None does today: better-sqlite3
+# 13, argon2 and swc ship N-API binaries in their npm packages.
+export npm_config_nodedir="$NODE_HOME"
 export NPM_CONFIG_UPDATE_NOTIFIER=false
 
 log() { printf '\n\033[1m== %s\033[0m\n' "$*"; }

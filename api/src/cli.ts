@@ -1,3 +1,4 @@
+import './require-node'; // first: before any import that loads a native addon
 import { runCli } from './cli/run-cli';
 
 async function readStdin(): Promise<string> {

@@ -72,6 +72,8 @@ test('QC_WORKERS=2: two workers serve one port, a killed one is replaced, SIGTER
 
     await until('two workers serving', () => (workerPids().length === 2 ? true : undefined));
     expect(log()).toContain('serving with 2 worker processes');
+    // Each worker names the runtime it serves on (the project's Node.js 24 under npm start / npm test).
+    expect(log().split(`starting on Node.js ${process.versions.node}`).length - 1).toBe(2);
     const [first, second] = workerPids();
     expect(first && second && first !== second).toBe(true);
 

@@ -1,3 +1,4 @@
+import './require-node'; // first: before any import that loads a native addon
 import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';

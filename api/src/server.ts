@@ -24,6 +24,8 @@ export async function listen(
   options: Pick<BuildOptions, 'logStream'> & { scheduleJobs: boolean },
 ): Promise<FastifyInstance> {
   const app = await buildApp(config, { ...options, database });
+  // Which runtime served: the first thing an operator checks after an upgrade (DESIGN §2).
+  app.log.info({ node: process.versions.node }, `starting on Node.js ${process.versions.node}`);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

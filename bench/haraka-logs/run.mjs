@@ -1,7 +1,7 @@
 // Haraka logs benchmark (issue 19): prints figures, asserts nothing.
 //
-//   node bench/haraka-logs/run.mjs [--lines 200000] [--batch 1000] [--concurrency 4] [--workers 1] [--samples 200]
-//   QC_BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres node bench/haraka-logs/run.mjs
+//   npm run node -- bench/haraka-logs/run.mjs [--lines 200000] [--batch 1000] [--concurrency 4] [--workers 1] [--samples 200]
+//   QC_BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres npm run node -- bench/haraka-logs/run.mjs
 //
 // For SQLite, and for PostgreSQL when QC_BENCH_DATABASE_URL is set (a throwaway database is created
 // on that server and dropped after): the api is started as in production (tsx api/src/main.ts), N

@@ -1,6 +1,6 @@
 // Quarantine storage benchmark: prints figures, asserts nothing (DESIGN §8).
 //
-//   node bench/quarantine/run.mjs --db sqlite|postgres|sqlite,postgres --sizes 10000,100000,1000000
+//   npm run node -- bench/quarantine/run.mjs --db sqlite|postgres|sqlite,postgres --sizes 10000,100000,1000000
 //        [--http-seconds 5] [--budget-ms 1500] [--json results.json] [--explain] [--workers N]
 //
 // For each database and size: a fresh database migrated by the api, seeded straight in SQL

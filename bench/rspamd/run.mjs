@@ -1,6 +1,6 @@
 // Rspamd rules benchmark: prints figures, asserts nothing (DESIGN §8).
 //
-//   node bench/rspamd/run.mjs [--entries 100000] [--db sqlite|postgres|sqlite,postgres]
+//   npm run node -- bench/rspamd/run.mjs [--entries 100000] [--db sqlite|postgres|sqlite,postgres]
 //                             [--changes 20] [--watch 1,5] [--skip-build] [--skip-live]
 //
 // 1. Map build: a fresh database (the api's migrations) seeded in SQL with N domain filters (exact,

@@ -1,6 +1,6 @@
 // Users administration benchmark: prints figures, asserts nothing (DESIGN §8).
 //
-//   node bench/users/run.mjs [--db sqlite|postgres|sqlite,postgres] [--users 100000] [--budget-ms 1500]
+//   npm run node -- bench/users/run.mjs [--db sqlite|postgres|sqlite,postgres] [--users 100000] [--budget-ms 1500]
 //
 // For each database: a fresh database migrated by the api, seeded straight in SQL with N users over
 // 100 domains, then p50/p95 of the service GET /api/users/ calls (listManagedUsers): the first
