@@ -51,6 +51,10 @@ export function normaliseDomainName(raw: string): string | null {
   if (labels.length < 2 || labels.length !== input.split(DOTS).length) return null;
   if (!labels.every((label) => LABEL.test(label))) return null;
   if (/^\d+$/.test(labels[labels.length - 1]!)) return null;
+  // Node.js 22+ passes an `xn--` label that does not decode ('xn--zz') through unchanged, where 20
+  // refused it: each one must decode to a U-label that encodes back to it.
+  const unicode = domainToUnicode(ascii);
+  if (unicode.split('.').some((label) => label.startsWith('xn--')) || domainToASCII(unicode) !== ascii) return null;
   return ascii;
 }
 

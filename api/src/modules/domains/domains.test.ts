@@ -137,6 +137,7 @@ describe('names', () => {
     ['a.example:25'],
     ['1.2.3.4'],
     ['xn--zz.example'], // does not decode
+    ['xn--abc-.example'], // decodes to 'abc', which is no U-label
     ['xn--.example'],
     ['.example'],
     ['   '],
