@@ -18,6 +18,8 @@ export PATH="$NODE_HOME/bin:$ROOT/.tools/pnpm/node_modules/.bin:$ROOT/node_modul
 # nodedir=/usr on machines of this kind would give it the wrong ABI). None does today: better-sqlite3
 # 13, argon2 and swc ship N-API binaries in their npm packages.
 export npm_config_nodedir="$NODE_HOME"
+# True when `node` on the PATH is the pinned one (setup.sh installs it when not).
+node_is_pinned() { [ "$(node --version 2>/dev/null || true)" = "v$NODE_VERSION" ]; }
 export NPM_CONFIG_UPDATE_NOTIFIER=false
 
 log() { printf '\n\033[1m== %s\033[0m\n' "$*"; }

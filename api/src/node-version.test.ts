@@ -29,7 +29,7 @@ function olderNode(): { bin: string; version: string } | undefined {
     const bin = path.join(dir, 'node');
     if (!dir || dir.startsWith(REPO_ROOT) || !existsSync(bin)) continue;
     const version = spawnSync(bin, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout?.trim();
-    if (version && Number(version.split('.')[0]) < MIN_NODE_MAJOR) return { bin, version };
+    if (version && unsupportedNode(version)) return { bin, version };
   }
   return undefined;
 }
