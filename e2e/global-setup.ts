@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, runCli, startApi, type ApiProcess } from './lib/api-process';
+import { startDirectoryHarness, type DirectoryHarness } from './lib/directory-harness';
 import { startMailHarness, type MailHarness } from './lib/mail-harness';
 import { seedMail } from './lib/seed';
 import { ROOT, saveStack, type Stack } from './lib/stack';
@@ -59,11 +60,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   let api: ApiProcess | undefined;
   let other: StaticServer | undefined;
   let mail: MailHarness | undefined;
+  let directory: DirectoryHarness | undefined;
+  let directoryError: string | undefined;
   let mailStarting: Promise<{ info?: Stack['mail']; error?: string }> | undefined;
   const teardown = async () => {
     await mailStarting;
     await mail?.close();
     await api?.stop();
+    await directory?.close();
     await other?.close();
     rmSync(tmp, { recursive: true, force: true });
   };
@@ -86,6 +90,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     };
     writeFileSync(remotesFile, JSON.stringify(defaultRemotes));
 
+    // The real OpenLDAP people sign in with (issue 31). A failure fails directory.spec, not the run.
+    try {
+      directory = await startDirectoryHarness();
+    } catch (e) {
+      directoryError = (e as Error).message;
+    }
     const port = await freePort();
     // The SMTP sink (releases, clean mail) and a control endpoint for the mail-* specs, which stop
     // and start this very api (same port and data directory) through it.
@@ -144,6 +154,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // The specs sign in as the admin and the domain admin with a password only; the default
       // (two-factor set-up for both roles) is the api's to test (mfa-required.test.ts).
       QC_MFA_REQUIRED_ROLES: 'none',
+      ...directory?.env,
     };
     // The real Haraka + Rspamd + Redis (about 1-2 s), started while the api starts: clean mail goes
     // to the sink, spam to this api's ingest. A failure fails the mail-* specs, not the run.
@@ -198,6 +209,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       cliEnv: env,
       mail: (await mailStarting).info,
       mailError: (await mailStarting).error,
+      directory: directory?.info,
+      directoryError,
     };
     saveStack(path.join(tmp, 'stack.json'), stack);
     return teardown;

@@ -24,11 +24,12 @@ stage() { # stage <name> <minutes> <command...>: a stage that hangs is stopped, 
   fi
 }
 summary() { node scripts/test-summary.mjs "$RESULTS" "${failed[@]+"${failed[@]}"}"; }
-# The test PostgreSQL is removed at the end, unless it was already up (one a developer started with
-# `pg.sh start`, same data folder): that one is left running.
-pg_ours=1
+# The test PostgreSQL and OpenLDAP are removed at the end, unless they were already up (ones a
+# developer started with `pg.sh start` / `ldap.sh start`, same data folders): those are left running.
+pg_ours=1 ldap_ours=1
 if bash scripts/pg.sh running; then pg_ours=""; fi
-trap '[ -z "$pg_ours" ] || bash scripts/pg.sh stop' EXIT
+if bash scripts/ldap.sh running; then ldap_ours=""; fi
+trap '[ -z "$pg_ours" ] || bash scripts/pg.sh stop; [ -z "$ldap_ours" ] || bash scripts/ldap.sh stop' EXIT
 
 # Set-up failures are reported like any other stage, so the run still ends with its summary line.
 stage setup 20 bash scripts/setup.sh
@@ -40,6 +41,12 @@ stage "system packages" 20 bash -c 'source scripts/lib.sh
   ensure_apt nginx nginx'
 export QC_PG_PORT=${QC_PG_PORT:-55432}
 stage postgresql 10 bash scripts/pg.sh start
+# The directory the api tests sign in against (both api runs share it; each test file works in a
+# subtree of its own): slapd on loopback, seeded with test/ldap/seed.ldif.
+export QC_TEST_LDAP_URL="ldap://127.0.0.1:${QC_LDAP_PORT:-55389}"
+export QC_TEST_LDAPS_URL="ldaps://127.0.0.1:${QC_LDAPS_PORT:-55636}"
+export QC_TEST_LDAP_CA_FILE="${QC_LDAP_DIR:-/tmp/qc-test-ldap}/ca.pem"
+stage openldap 5 bash scripts/ldap.sh start
 
 stage lint 10 eslint --max-warnings=0 .
 stage format 5 prettier --check --log-level=warn .

@@ -2,6 +2,7 @@ import type { Config } from './config';
 import type { Db, Dialect } from './db/database';
 import type { Mailer } from './lib/mailer';
 import type { PasswordHasher } from './lib/passwords';
+import type { Directory } from './modules/directory/directory';
 import type { TokenService } from './modules/auth/tokens';
 
 /** What route plugins and services need; built once per app instance. */
@@ -12,4 +13,6 @@ export interface AppContext {
   passwords: PasswordHasher;
   tokens: TokenService;
   mailer: Mailer;
+  /** The organisation's directory (QC_LDAP_URL); null: none configured. */
+  directory: Directory | null;
 }

@@ -19,6 +19,8 @@ import { createReauthLimiter } from './modules/auth/attempt-limiter';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createTokenService } from './modules/auth/tokens';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { createDirectory } from './modules/directory/directory';
+import { directoryRoutes } from './modules/directory/directory.routes';
 import { domainsRoutes } from './modules/domains/domains.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { harakaLogsRoutes } from './modules/haraka-logs/haraka-logs.routes';
@@ -150,9 +152,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const database = options.database ?? (await openMigratedDatabase(config.database, app.log));
   await warnOfUnsafeDurability(database, app.log);
   const jobs = options.scheduleJobs ? scheduleJobs({ db: database.db, config }, app.log) : null;
+  const directory = config.ldap ? createDirectory(config.ldap, app.log) : null;
   app.addHook('onClose', async () => {
     await jobs?.stop(); // a run in progress finishes before the database closes
     await inFlightReleases(database.db).close(); // so do releases answered 202 (their outcome recorded)
+    await directory?.close(); // its pooled connections, unbound
     await database.close();
   });
 
@@ -167,6 +171,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       setup: config.mfaSetupTtl,
     }),
     mailer: options.mailer ?? createMailer(config, app.log),
+    directory,
   };
   const remotes = createRemotesSource(config, app.log);
 
@@ -260,6 +265,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authRoutes, { ctx });
   await app.register(usersRoutes, { ctx });
   await app.register(domainsRoutes, { ctx });
+  await app.register(directoryRoutes, { ctx });
   await app.register(rspamdRoutes, { ctx });
   await app.register(mfaRoutes, { ctx, reauth });
   await app.register(profileRoutes, { ctx, reauth });

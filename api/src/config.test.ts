@@ -168,3 +168,127 @@ test('.env.example documents every variable, and nothing else', () => {
   ].map((m) => m[1]);
   expect(documented.sort()).toEqual([...ENV_VARIABLES].sort());
 });
+
+describe('the directory (QC_LDAP_*)', () => {
+  const base = { QC_LDAP_URL: 'ldaps://dc1.example.com', QC_LDAP_USER_BASE: 'ou=people,dc=example,dc=com' };
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(env, dir);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as ConfigError).problems;
+    }
+    return [];
+  };
+
+  test('unset URL: no directory, whatever else is set', () => {
+    expect(loadConfig({}, dir).ldap).toBeNull();
+    expect(loadConfig({ QC_LDAP_USER_BASE: 'ou=people,dc=example,dc=com' }, dir).ldap).toBeNull();
+  });
+
+  test('defaults, and every setting parsed', () => {
+    expect(loadConfig(base, dir).ldap).toEqual({
+      url: 'ldaps://dc1.example.com',
+      startTls: false,
+      caFile: null,
+      ca: null,
+      bindDn: null,
+      bindPassword: null,
+      userBase: 'ou=people,dc=example,dc=com',
+      userFilter: '(|(mail={login})(uid={login}))',
+      aliasAttrs: ['mailAlternateAddress', 'proxyAddresses'],
+      groupBase: null,
+      adminGroup: null,
+      domainAdminGroup: null,
+      timeoutMs: 3000,
+      poolSize: 4,
+    });
+    writeFileSync(path.join(dir, 'ca.pem'), '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    const c = loadConfig(
+      {
+        QC_LDAP_URL: 'ldap://ldap.example.com:10389/',
+        QC_LDAP_STARTTLS: 'true',
+        QC_LDAP_CA_FILE: 'ca.pem',
+        QC_LDAP_BIND_DN: 'cn=svc,dc=example,dc=com',
+        QC_LDAP_BIND_PASSWORD: 's3cret',
+        QC_LDAP_USER_BASE: 'ou=people,dc=example,dc=com',
+        QC_LDAP_USER_FILTER: '(&(objectClass=user)(sAMAccountName={login}))',
+        QC_LDAP_ALIAS_ATTRS: ' proxyAddresses , otherMailbox,proxyAddresses',
+        QC_LDAP_GROUP_BASE: 'ou=groups,dc=example,dc=com',
+        QC_LDAP_ADMIN_GROUP: 'cn=admins,ou=groups,dc=example,dc=com',
+        QC_LDAP_DOMAIN_ADMIN_GROUP: 'cn=domain-admins,ou=groups,dc=example,dc=com',
+        QC_LDAP_TIMEOUT_MS: '1500',
+        QC_LDAP_POOL_SIZE: '2',
+      },
+      dir,
+    ).ldap;
+    expect(c).toMatchObject({
+      url: 'ldap://ldap.example.com:10389',
+      startTls: true,
+      caFile: path.join(dir, 'ca.pem'),
+      ca: expect.stringContaining('BEGIN CERTIFICATE'),
+      bindDn: 'cn=svc,dc=example,dc=com',
+      bindPassword: 's3cret',
+      userFilter: '(&(objectClass=user)(sAMAccountName={login}))',
+      aliasAttrs: ['proxyAddresses', 'otherMailbox'],
+      groupBase: 'ou=groups,dc=example,dc=com',
+      adminGroup: 'cn=admins,ou=groups,dc=example,dc=com',
+      domainAdminGroup: 'cn=domain-admins,ou=groups,dc=example,dc=com',
+      timeoutMs: 1500,
+      poolSize: 2,
+    });
+  });
+
+  test('a URL that is not ldap:// or ldaps:// (or carries more than a host and port) is refused', () => {
+    for (const url of [
+      'http://dc1.example.com',
+      'dc1.example.com',
+      'ldap://',
+      'ldap://user:pw@dc1.example.com',
+      'ldap://dc1.example.com/dc=example,dc=com',
+      'ldap://dc1.example.com?uid',
+    ]) {
+      expect(problems({ ...base, QC_LDAP_URL: url })).toEqual([
+        expect.stringMatching(/^QC_LDAP_URL: must be an ldap:\/\/ or ldaps:\/\/ URL/),
+      ]);
+    }
+  });
+
+  test('a URL without a user base is refused; so is StartTLS on ldaps://, and half a service account', () => {
+    expect(problems({ QC_LDAP_URL: 'ldap://dc1.example.com' })).toEqual([
+      expect.stringMatching(/^QC_LDAP_USER_BASE: required with QC_LDAP_URL/),
+    ]);
+    expect(problems({ ...base, QC_LDAP_STARTTLS: 'true' })).toEqual([
+      expect.stringMatching(/^QC_LDAP_STARTTLS: StartTLS is for an ldap:\/\/ URL/),
+    ]);
+    expect(problems({ ...base, QC_LDAP_STARTTLS: 'maybe' })).toEqual([
+      expect.stringMatching(/^QC_LDAP_STARTTLS: must be true or false/),
+    ]);
+    expect(problems({ ...base, QC_LDAP_BIND_DN: 'cn=svc,dc=example,dc=com' })).toEqual([
+      'QC_LDAP_BIND_PASSWORD: required with QC_LDAP_BIND_DN',
+    ]);
+  });
+
+  test('a user filter without {login}, or not a filter, is refused', () => {
+    for (const filter of ['(uid=alice)', 'uid={login}', '(|(mail={login})(uid={login})', '(uid={login}))(']) {
+      expect(problems({ ...base, QC_LDAP_USER_FILTER: filter })).toEqual([
+        expect.stringMatching(/^QC_LDAP_USER_FILTER: must (contain \{login\}|be an LDAP filter)/),
+      ]);
+    }
+  });
+
+  test('a missing or unreadable CA file stops the start, by name', () => {
+    expect(problems({ ...base, QC_LDAP_CA_FILE: 'nope.pem' })).toEqual([
+      `QC_LDAP_CA_FILE: cannot read ${path.join(dir, 'nope.pem')} (ENOENT)`,
+    ]);
+    writeFileSync(path.join(dir, 'key.pem'), 'not a certificate');
+    expect(problems({ ...base, QC_LDAP_CA_FILE: 'key.pem' })).toEqual([
+      expect.stringMatching(/^QC_LDAP_CA_FILE: .*key\.pem holds no PEM certificate/),
+    ]);
+  });
+
+  test('timeouts and pool size are bounded', () => {
+    expect(problems({ ...base, QC_LDAP_TIMEOUT_MS: '60000' })).toEqual([expect.stringMatching(/^QC_LDAP_TIMEOUT_MS:/)]);
+    expect(problems({ ...base, QC_LDAP_POOL_SIZE: '0' })).toEqual([expect.stringMatching(/^QC_LDAP_POOL_SIZE:/)]);
+  });
+});

@@ -40,6 +40,19 @@ export interface Stack {
   mail?: MailInfo;
   /** Why the mail stack could not start (the mail-* specs fail with it, the others run). */
   mailError?: string;
+  /** The run's directory (lib/directory-harness.ts); unset when it could not start. */
+  directory?: DirectoryInfo;
+  directoryError?: string;
+}
+
+/** The OpenLDAP subtree the api signs people in with, as the specs reach it (lib/directory.ts). */
+export interface DirectoryInfo {
+  /** POST /directory/down, /directory/up; PUT /directory/group {cn, uids}. */
+  controlUrl: string;
+  /** alice: a user with aliases; bob: in the domain admins' group; carol: in the admins' group. */
+  people: Record<'alice' | 'bob' | 'carol', { email: string; password: string }>;
+  /** An alias of alice's in the console's example.com. */
+  aliceAlias: string;
 }
 
 /** What lib/mail-harness.ts started for the run, as the specs reach it (lib/mail.ts). */

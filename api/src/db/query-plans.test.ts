@@ -196,7 +196,12 @@ const YEAR = [utcDay(NOW) - 364 * DAY_MS, utcDay(NOW)] as const;
 
 describe.each([
   // PostgreSQL may also take a user's rows of some statuses by (recipient, status, updated_at), then sort them.
-  ['user', { kind: 'recipient', address: USER } as Scope, 'qr_recipient_date', /^qr_recipient_(date|status_updated)$/],
+  [
+    'user',
+    { kind: 'recipient', addresses: [USER] } as Scope,
+    'qr_recipient_date',
+    /^qr_recipient_(date|status_updated)$/,
+  ],
   ['domain_admin', { kind: 'domain', domain: DOMAIN } as Scope, 'qr_domain_date', /^qr_domain_date$/],
   ['admin', { kind: 'all' } as Scope, 'qr_date', /^qr_date$/],
 ])('list, %s scope', (_role, scope, index, pgIndex) => {
@@ -313,6 +318,22 @@ describe.each([
       expect(await senderHitIds(handle.db, '@spam7.', ids.length - 1)).toEqual({ ids: [], complete: false });
     },
   );
+});
+
+test('a user with several addresses: a keyset page per address along its index range, merged', async () => {
+  const scope: Scope = { kind: 'recipient', addresses: [USER, 'u1@d0.example', 'u2@d1.example'] };
+  for (const after of [null, CURSOR]) {
+    for (const statuses of [[...HELD], null]) {
+      const plan = await explain(listKeysQuery(handle.db, scope, { statuses }, after, 51));
+      if (sqlite()) {
+        const seeks = plan.text.match(/SEARCH r USING COVERING INDEX qr_recipient_date \(recipient=\?/g) ?? [];
+        expect([plan.text, seeks.length]).toEqual([plan.text, scope.addresses.length]);
+        expect(plan.text).not.toMatch(/SCAN r\b/);
+      } else {
+        expectPgIndex(plan, /^qr_recipient_(date|status_updated)$/);
+      }
+    }
+  }
 });
 
 test('PostgreSQL’s own choice for the big scopes: an ordered keyset walk that stops at the LIMIT', async () => {

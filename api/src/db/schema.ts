@@ -1,4 +1,4 @@
-import type { DigestFrequency, DigestLanguage, HistoryAction, HistoryTargetKind, Role } from '@qc/contracts';
+import type { DigestFrequency, DigestLanguage, HistoryAction, HistoryTargetKind, Role, UserSource } from '@qc/contracts';
 
 /**
  * Row types of every table. Timestamps are epoch milliseconds (integers in both dialects, so
@@ -32,6 +32,18 @@ export interface UsersTable {
   mfa_pending_at: number | null;
   /** When sessions were last revoked (credentials changed): sign-in challenges issued before are refused. */
   credentials_at: number | null;
+  // 0027_user_addresses
+  /** Where the account comes from: made in the console, the directory (LDAP) or the SSO provider. */
+  source: UserSource;
+  /** The source's name for the person (an LDAP DN); null for a local account. */
+  external_id: string | null;
+}
+
+/** 0027: every address whose mail is the user's; position 0 is the primary (users.email). One owner each. */
+export interface UserAddressesTable {
+  address: string;
+  user_id: string;
+  position: number;
 }
 
 /** The invitation link e-mailed to a user created without a password (HMAC of its token). */
@@ -528,4 +540,5 @@ export interface Database {
   digest_sends: DigestSendsTable;
   digest_link_uses: DigestLinkUsesTable;
   learnings: LearningsTable;
+  user_addresses: UserAddressesTable;
 }

@@ -65,6 +65,8 @@ const Username = z
   .regex(USERNAME_PATTERN, 'Username may contain only letters, digits and @/./+/-/_ characters');
 // U-label or A-label domain in, the stored form (A-label, lower case) out; local part ≤ 64 octets.
 const Email = emailAddress();
+/** Addresses one user may have (aliases and shared mailboxes included). */
+export const ADDRESSES_MAX = 50;
 const PersonName = z.string().trim().max(NAME_MAX, `At most ${NAME_MAX} characters`);
 const NewPassword = z
   .string()
@@ -104,6 +106,15 @@ export const UserUpdate = z
     role: Role.optional(),
     domain_id: z.string().max(64).nullable().optional(),
     is_external: z.boolean().optional(),
+    /**
+     * Every address of a local user, the primary first (it becomes the e-mail); each in a console
+     * domain (a domain_admin: theirs), one owner per address (409 address_taken).
+     */
+    addresses: z
+      .array(Email)
+      .min(1, 'At least one address')
+      .max(ADDRESSES_MAX, `At most ${ADDRESSES_MAX} addresses`)
+      .optional(),
     is_active: z.boolean().optional(),
     mfa_required: z.boolean().optional(),
     password: NewPassword.optional(),

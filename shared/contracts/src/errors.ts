@@ -73,5 +73,12 @@ export const ERROR_CODES = [
   'digest_link_used', // 409, a digest link acted once already: the answer carries the first outcome
   'digest_link_expired', // 410, a digest link past its expiry: nothing done
   'raw_purged', // 410, the original message was removed by retention (QC_RETENTION_DAYS): no download, no release
+  // Directory sign-in and several addresses per user (issue 31)
+  'address_taken', // 409, an address of the request belongs to another user (the detail names it)
+  'directory_unavailable', // 503, the directory (LDAP) did not answer in time or refused the service account
+  'directory_no_domain', // 403, sign-in through the directory: none of the person's addresses is in a console domain; nothing created
+  'directory_address_conflict', // 403, sign-in through the directory: an address of the person belongs to another account (named in the log)
+  'directory_managed', // 400 with `errors`, a field of a directory user (addresses, e-mail, role, password…) is set by the directory
+  'directory_not_configured', // 409, Admin → Directory test while QC_LDAP_URL is unset
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -25,3 +25,4 @@ export * from './lists';
 export * from './learning';
 export * from './haraka-logs';
 export * from './notifications';
+export * from './directory';

@@ -1,7 +1,8 @@
-import type { Role } from '@qc/contracts';
+import type { Role, UserSource } from '@qc/contracts';
 import type { DbExecutor } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
 import type { SessionsTable } from '../../db/schema';
+import { addressesColumn, splitAddresses } from '../users/user-addresses.repository';
 
 export type SessionRow = SessionsTable;
 
@@ -22,6 +23,9 @@ export interface SessionContextRow {
   date_joined: number;
   domain_id: string | null;
   domain_name: string | null;
+  source: UserSource;
+  /** Every address whose mail is theirs, the primary (email) first: the scope of what they see. */
+  addresses: string[];
 }
 
 export async function insertSession(db: DbExecutor, row: SessionRow): Promise<void> {
@@ -49,7 +53,15 @@ export async function findSessionByRefreshHash(
 
 /** Primary-key lookup run for every authenticated request, so revocation applies at once. */
 export async function findSessionContext(db: DbExecutor, sessionId: string): Promise<SessionContextRow | undefined> {
-  return (await sessionContext(db, sessionId))[0];
+  const row = (await sessionContext(db, sessionId))[0];
+  return row && withAddressList(row);
+}
+
+/** A row of USER_CONTEXT_COLUMNS and addressesColumn() as the context's shape. */
+export function withAddressList<R extends { email: string; addresses: string | null }>(
+  row: R,
+): Omit<R, 'addresses'> & { addresses: string[] } {
+  return { ...row, addresses: splitAddresses(row.addresses, row.email) };
 }
 
 /** The account part of a request's context (users joined to domains): who acts, with which rights. */
@@ -66,6 +78,7 @@ export const USER_CONTEXT_COLUMNS = [
   'users.date_joined',
   'users.domain_id',
   'domains.name as domain_name',
+  'users.source',
 ] as const;
 
 const sessionContext = precompiled('session_context', (db, sessionId: string) =>
@@ -74,6 +87,7 @@ const sessionContext = precompiled('session_context', (db, sessionId: string) =>
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('domains', 'domains.id', 'users.domain_id')
     .select(['sessions.id as session_id', 'sessions.family_id', 'sessions.revoked_at', ...USER_CONTEXT_COLUMNS])
+    .select(addressesColumn())
     .where('sessions.id', '=', sessionId),
 );
 

@@ -2,7 +2,9 @@ import type { LoginResponse, Role, TokenPair } from '@qc/contracts';
 import type { AppContext } from '../../app-context';
 import type { Config } from '../../config';
 import { normaliseAddress } from '../../lib/addresses';
-import { unauthorized } from '../../lib/http-error';
+import { HttpError, unauthorized } from '../../lib/http-error';
+import type { Directory } from '../directory/directory';
+import { directoryAllowsRefresh, directorySignIn } from '../directory/directory-sign-in';
 import { idTime, newId } from '../../lib/ids';
 import { findSecuritySubject } from '../security/security.repository';
 import {
@@ -30,7 +32,9 @@ export interface AuthContext {
   user: SessionContextRow;
 }
 
-type AuthDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens' | 'mailer'>;
+type AuthDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens' | 'mailer'> & {
+  directory?: AppContext['directory'];
+};
 
 const invalidCredentials = () => unauthorized('invalid_credentials', 'Invalid e-mail or password.');
 const invalidRefresh = () => unauthorized('token_invalid', 'The refresh token is not valid.');
@@ -108,16 +112,12 @@ export async function login(
   origin: RequestOrigin,
 ): Promise<LoginResponse> {
   const account = normaliseAddress(rawEmail); // the route's schema did it already; direct callers too
-  const user = await findUserByEmail(deps.db, account);
-  if (!user) {
-    await deps.passwords.verifyDummy(password);
-    logSecurityEvent(origin, { name: 'login_failed', account, subject: null });
-    throw invalidCredentials();
-  }
-  if (!(await deps.passwords.verify(user.password_hash, password))) {
-    await signInFailed(deps, origin, account, user, 'invalid_credentials');
-    throw invalidCredentials();
-  }
+  const known = await findUserByEmail(deps.db, account);
+  // A local account keeps its own password beside the directory (the way back in when it is down).
+  const user =
+    deps.directory && known?.source !== 'local'
+      ? await viaDirectory(deps, deps.directory, account, password, origin, known)
+      : await viaPassword(deps, account, password, origin, known);
   // Told only to someone who knows the password, so it reveals nothing to a guesser.
   if (user.is_active !== 1) {
     await signInFailed(deps, origin, account, user, 'account_inactive');
@@ -133,6 +133,49 @@ export async function login(
   return startSession(deps, user.id);
 }
 
+async function viaPassword(
+  deps: AuthDeps,
+  account: string,
+  password: string,
+  origin: RequestOrigin,
+  user: UserRow | undefined,
+): Promise<UserRow> {
+  if (!user) {
+    await deps.passwords.verifyDummy(password);
+    logSecurityEvent(origin, { name: 'login_failed', account, subject: null });
+    throw invalidCredentials();
+  }
+  if (!(await deps.passwords.verify(user.password_hash, password))) {
+    await signInFailed(deps, origin, account, user, 'invalid_credentials');
+    throw invalidCredentials();
+  }
+  return user;
+}
+
+async function viaDirectory(
+  deps: AuthDeps,
+  directory: Directory,
+  account: string,
+  password: string,
+  origin: RequestOrigin,
+  known: UserRow | undefined,
+): Promise<UserRow> {
+  let user: UserRow | null;
+  try {
+    user = await directorySignIn(deps, directory, account, password, origin);
+  } catch (err) {
+    if (err instanceof HttpError && err.statusCode < 500)
+      await signInFailed(deps, origin, account, known ?? null, err.code);
+    throw err;
+  }
+  if (!user) {
+    if (known) await signInFailed(deps, origin, account, known, 'invalid_credentials');
+    else logSecurityEvent(origin, { name: 'login_failed', account, subject: null });
+    throw invalidCredentials();
+  }
+  return user;
+}
+
 /**
  * Rotation (DESIGN §4): a live token is replaced by a new pair. A replaced token presented again
  * within QC_REFRESH_GRACE (concurrent tabs) gets the very same pair back; later, it is treated as
@@ -146,6 +189,10 @@ export async function refresh(deps: AuthDeps, token: string, origin: RequestOrig
 
   if (row.replaced_by === null) {
     if (row.expires_at <= now) throw unauthorized('token_expired', 'The refresh token has expired.');
+    // A directory account is looked up again: removed, disabled or changed there ends the session.
+    if (deps.directory && !(await directoryAllowsRefresh(deps, deps.directory, row.user_id, origin))) {
+      throw unauthorized('session_revoked', 'The session has ended.');
+    }
     const id = newId(now);
     const next = generateRefreshToken();
     const pair = { access: await deps.tokens.signAccess(row.user_id, id), refresh: next };

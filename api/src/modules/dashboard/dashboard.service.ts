@@ -1,6 +1,7 @@
 import type { DashboardCounts } from '@qc/contracts';
 import type { Db } from '../../db/database';
 import type { AuthContext } from '../auth/auth.service';
+import { addressesOfUser } from '../quarantine/quarantine-scope';
 import { countsForRecipient, countsForScope, type StatusCounts } from './dashboard.repository';
 
 /** Counts recipient rows (status is per recipient). Mail still held — releasing, failed or unknown — is pending. */
@@ -12,7 +13,7 @@ function toDashboard(c: StatusCounts): DashboardCounts {
   };
 }
 
-/** Only what the caller may see: admin everything, domain_admin their domain, user their address. */
+/** Only what the caller may see: admin everything, domain_admin their domain, user their addresses. */
 export async function dashboardFor(db: Db, auth: AuthContext): Promise<DashboardCounts> {
   const { user } = auth;
   switch (user.role) {
@@ -21,6 +22,6 @@ export async function dashboardFor(db: Db, auth: AuthContext): Promise<Dashboard
     case 'domain_admin':
       return user.domain_name ? toDashboard(await countsForScope(db, 'domain', user.domain_name)) : toDashboard({});
     default:
-      return toDashboard(await countsForRecipient(db, user.email));
+      return toDashboard(await countsForRecipient(db, addressesOfUser(user)));
   }
 }

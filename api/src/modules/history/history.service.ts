@@ -10,12 +10,13 @@ import type { Db } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
 import type { AuthContext } from '../auth/auth.service';
 import { visibleSubjects } from '../quarantine/list.repository';
+import { addressesOfUser } from '../quarantine/quarantine-scope';
 import { scopeFor } from '../quarantine/quarantine.service';
 import { listHistory, readerKey, type HistoryFilters, type HistoryRow, type HistoryScope } from './history.repository';
 
 /**
  * Issue 5: "scoped like the quarantine". A user reads their own actions and what was done with
- * the mail of their address; a domain_admin, the actions of their domain's users and those on their
+ * the mail of their addresses; a domain_admin, the actions of their domain's users and those on their
  * domain's mail; an admin, everything.
  */
 export function historyScopeFor(auth: AuthContext): HistoryScope {
@@ -25,8 +26,12 @@ export function historyScopeFor(auth: AuthContext): HistoryScope {
     // Without a domain they read nothing, as in the quarantine.
     return { kind: 'readers', keys: user.domain_name ? [readerKey.domain(user.domain_name)] : [] };
   }
-  // Their own actions, and those on the mail of the address they hold (which follows the address).
-  return { kind: 'readers', keys: [readerKey.user(user.user_id), readerKey.address(user.email)] };
+  // Their own actions, and those on the mail of the addresses they hold (which follows each
+  // address: an alias added brings its mail's past with it, one removed takes it away).
+  return {
+    kind: 'readers',
+    keys: [readerKey.user(user.user_id), ...addressesOfUser(user).map((a) => readerKey.address(a))],
+  };
 }
 
 /**

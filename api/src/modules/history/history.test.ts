@@ -1,6 +1,7 @@
 import { bearer, createTestApp, type TestApp } from '../../test/helpers';
 import { fillHistoryAudience } from '../../db/migration-0012-history-audience';
 import { ingestOk, INGEST_TOKEN, meta, mime } from '../../test/quarantine';
+import { setPrimaryAddress } from '../users/user-addresses.repository';
 
 let t: TestApp;
 const tokens: Record<string, string> = {};
@@ -192,6 +193,7 @@ test('what was done with mail follows its address, as the mail does; a user keep
     }
     // ann's address moves to ann2@…, and a new account gets her old one (and with it the mail).
     await other.db.updateTable('users').set({ email: 'ann2@a.example' }).where('id', '=', ann.id).execute();
+    await setPrimaryAddress(other.db, ann.id, 'ann2@a.example'); // her addresses follow (issue 31)
     await other.createUser({ email: 'ann@a.example', role: 'user', domain: 'a.example' });
     const seenBy = async (email: string) => {
       const token = (await other.login(email)).access;

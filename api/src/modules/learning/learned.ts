@@ -3,6 +3,7 @@ import type { Config } from '../../config';
 import type { DbExecutor } from '../../db/database';
 import type { AuthContext } from '../auth/auth.service';
 import type { MessageRow } from '../quarantine/quarantine.repository';
+import { addressesOfUser } from '../quarantine/quarantine-scope';
 
 /** Whether this role may teach Rspamd's Bayes, shared by every user (QC_LEARN_ROLES). */
 export const mayLearn = (config: Pick<Config, 'learnRoles'>, role: Role): boolean => config.learnRoles.includes(role);
@@ -15,7 +16,8 @@ export const mayLearn = (config: Pick<Config, 'learnRoles'>, role: Role): boolea
 export async function learnerShownTo(db: DbExecutor, auth: AuthContext, by: string | null): Promise<string | null> {
   const me = auth.user;
   if (by === null) return null;
-  if (me.role === 'admin' || by.toLowerCase() === me.email.toLowerCase()) return by;
+  // learned_by is the learner's e-mail as it was: any address of the caller's (issue 31) is them.
+  if (me.role === 'admin' || addressesOfUser(me).includes(by.toLowerCase())) return by;
   if (me.role !== 'domain_admin' || !me.domain_id) return null;
   const learner = await db.selectFrom('users').select('domain_id').where('email', '=', by).executeTakeFirst();
   return learner?.domain_id === me.domain_id ? by : null;

@@ -41,7 +41,9 @@ import {
 import { createBackupCodeHasher } from './backup-codes';
 import { matchTotp, newTotpSecret, otpauthUrl } from './totp';
 
-type MfaDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens' | 'mailer'>;
+type MfaDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens' | 'mailer'> & {
+  directory?: AppContext['directory'];
+};
 
 /**
  * Who sets up two-factor: a signed-in user (their session, `familyId`), or a sign-in held at the
@@ -151,7 +153,7 @@ export async function enableMfa(
 
 export async function disableMfa(deps: MfaDeps, auth: AuthContext, password: string, origin: RequestOrigin) {
   const user = await requireUser(deps, callerOf(auth));
-  await checkPassword(deps.passwords, user, password, 'password');
+  await checkPassword(deps, user, password, 'password');
   if (user.mfa_enabled !== 1) throw notEnabled();
   if (mfaMandatory(deps.config, user)) throw mandatory();
   const event = await deps.db.transaction().execute(async (trx) => {
@@ -169,7 +171,7 @@ export async function regenerateBackupCodes(
   password: string,
 ): Promise<BackupCodesResponse> {
   const user = await requireUser(deps, callerOf(auth));
-  await checkPassword(deps.passwords, user, password, 'password');
+  await checkPassword(deps, user, password, 'password');
   if (user.mfa_enabled !== 1) throw notEnabled();
   const { codes, hashes } = await issueBackupCodes(deps, user.id);
   const now = Date.now();

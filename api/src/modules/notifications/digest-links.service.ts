@@ -7,7 +7,7 @@ import { actorOf as auditActorOf } from '../history/audit.service';
 import { addEntry, listAddress, resolveOwner } from '../lists/lists.service';
 import { findMessage, type MessageRow } from '../quarantine/quarantine.repository';
 import { deleteMessage, summaryFor, type Actor } from '../quarantine/quarantine.service';
-import type { Scope } from '../quarantine/quarantine-scope';
+import { addressesOfUser, recipientScope, type Scope } from '../quarantine/quarantine-scope';
 import { ReleaseFailedError, releaseToOutcome } from '../quarantine/release.service';
 import { verifyDigestLink, type DigestLinkClaims } from './digest-link';
 import { claimLinkUse, findLinkUse, findLinkUser, finishLinkUse, releaseLinkUse } from './notifications.repository';
@@ -71,12 +71,12 @@ async function resolveTarget(deps: Deps, claims: DigestLinkClaims): Promise<Targ
   const user = await findLinkUser(deps.db, claims.userId);
   if (!user || !user.is_active) return null;
   if (claims.kind === 'domain' && !mayHaveDomainDigest(user)) return null;
-  // A personal digest lists the user's own copies: its links act on those only, even for an admin
-  // or a domain_admin (whose role reaches other people's copies of the same message).
+  // A personal digest lists the user's own copies (those to any of their addresses): its links act
+  // on those only, even for an admin or a domain_admin (whose role reaches other people's copies).
   const scope: Scope =
     claims.kind === 'domain'
       ? { kind: 'domain', domain: user.domain_name!.toLowerCase() }
-      : { kind: 'recipient', address: user.email.toLowerCase() };
+      : recipientScope(addressesOfUser(user));
   if (claims.messageId === null) return { claims, user, scope, message: null };
   const summary = await summaryFor(deps, claims.messageId, scope);
   const message = summary.total ? await findMessage(deps.db, claims.messageId) : undefined;

@@ -18,8 +18,10 @@ export interface DigestMailInput {
   language: DigestLanguage;
   kind: DigestKind;
   userId: string;
-  /** The user's e-mail: where it goes and, for kind user, whose mail it lists. */
+  /** The user's e-mail (their primary address): where it goes. */
   address: string;
+  /** Kind user: the addresses whose mail it lists (all of the user's, primary first); default [address]. */
+  addresses?: string[];
   /** Kind domain: the domain listed. */
   domain: string | null;
   timeZone: string;
@@ -202,7 +204,7 @@ export function composeDigest(config: DigestComposeConfig, input: DigestMailInpu
     kind: input.kind,
     expiresAt: input.now + UNSUBSCRIBE_TTL_MS,
   });
-  const target = input.kind === 'domain' ? (input.domain ?? '') : input.address;
+  const target = input.kind === 'domain' ? (input.domain ?? '') : (input.addresses ?? [input.address]).join(', ');
   const lead =
     count === 0
       ? [t.nothingPending]

@@ -7,7 +7,8 @@ import {
 import { sql } from 'kysely';
 import type { DbExecutor } from '../../db/database';
 import type { DigestSendsTable, RecipientStatus } from '../../db/schema';
-import { chunks } from '../quarantine/quarantine-scope';
+import { chunks, scopeSql } from '../quarantine/quarantine-scope';
+import { addressesColumn, splitAddresses } from '../users/user-addresses.repository';
 
 export type DigestKind = DigestSendsTable['kind'];
 export type { DigestLanguage };
@@ -17,7 +18,10 @@ const languageOf = (v: string | null | undefined): DigestLanguage => (v === 'en'
 /** A user a digest may go to, with their effective settings. */
 export interface DigestUser {
   id: string;
+  /** Their primary address: where digests go. */
   email: string;
+  /** Every address whose mail is theirs (issue 31), the primary first: what their own digest lists. */
+  addresses: string[];
   role: string;
   /** A domain_admin's domain (lower case), else null. */
   domain: string | null;
@@ -64,6 +68,7 @@ function usersQuery(db: DbExecutor) {
       's.language',
       's.domain_digest',
     ])
+    .select(addressesColumn('u.id'))
     .where('u.is_active', '=', 1);
 }
 
@@ -84,6 +89,7 @@ function toDigestUser(row: UserRow, defaults: NotificationPrefs): DigestUser {
   return {
     id: row.id,
     email: row.email,
+    addresses: splitAddresses(row.addresses, row.email).map((a) => a.toLowerCase()),
     role: row.role,
     domain,
     language: prefs.language,
@@ -117,8 +123,8 @@ export async function findDigestUser(db: DbExecutor, userId: string): Promise<Di
   return row ? toDigestUser(row, await effectiveDefaults(db)) : undefined;
 }
 
-/** Whose quarantine a digest lists: a recipient address (kind user) or a domain (kind domain). */
-export type DigestScope = { kind: 'user'; address: string } | { kind: 'domain'; domain: string };
+/** Whose quarantine a digest lists: a user's recipient addresses (kind user) or a domain (kind domain). */
+export type DigestScope = { kind: 'user'; addresses: string[] } | { kind: 'domain'; domain: string };
 
 export interface DigestItem {
   id: string;
@@ -149,9 +155,9 @@ function parseSymbols(text: string | null): RspamdSymbol[] {
 
 /**
  * What is held for a scope and arrived after `since` and not after `until` (epoch ms; no upper
- * bound when undefined): the recipient rows of the address (a user's "mine", as the quarantine
- * list) or of the domain, in DIGEST_STATUSES, of messages whose original is still there (a purged
- * one can no longer be released).
+ * bound when undefined): the recipient rows of the user's addresses (their "mine", as the
+ * quarantine list) or of the domain, in DIGEST_STATUSES, of messages whose original is still
+ * there (a purged one can no longer be released).
  */
 export async function pendingForDigest(
   db: DbExecutor,
@@ -163,16 +169,15 @@ export async function pendingForDigest(
   const held = (alias: string) =>
     sql.join(
       [
-        scope.kind === 'user'
-          ? sql`${sql.ref(`${alias}.recipient`)} = ${scope.address}`
-          : sql`${sql.ref(`${alias}.domain`)} = ${scope.domain}`,
+        scopeSql(scope.kind === 'user' ? { kind: 'recipient', addresses: scope.addresses } : scope, alias),
         sql`${sql.ref(`${alias}.status`)} in (${sql.join(DIGEST_STATUSES)})`,
         sql`${sql.ref(`${alias}.received_at`)} > ${since}`,
         ...(until === undefined ? [] : [sql`${sql.ref(`${alias}.received_at`)} <= ${until}`]),
       ],
       sql` and `,
     );
-  // A domain's message may have several of its recipients: counted and listed once.
+  // A domain's message may have several of its recipients (a user's, several of their addresses):
+  // counted and listed once.
   const totals = await sql<{ n: number | string; newest: number | string | null }>`
     select count(*) as n, max(k.received_at) as newest from (
       select r.message_id, max(r.received_at) as received_at

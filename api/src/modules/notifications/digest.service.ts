@@ -85,7 +85,7 @@ export function relayErrorText(err: unknown): string {
 }
 
 const scopeOf = (user: DigestUser, kind: DigestKind): DigestScope =>
-  kind === 'domain' ? { kind: 'domain', domain: user.domain! } : { kind: 'user', address: user.email.toLowerCase() };
+  kind === 'domain' ? { kind: 'domain', domain: user.domain! } : { kind: 'user', addresses: user.addresses };
 
 const isDone = (row: DigestRowState | undefined) => row?.status === 'sent' || row?.status === 'empty';
 
@@ -150,6 +150,7 @@ async function runTask(deps: DigestDeps, task: Task, owner: string, clock: () =>
       kind: task.kind,
       userId: task.user.id,
       address: task.user.email,
+      addresses: task.user.addresses,
       domain: task.user.domain,
       timeZone: task.user.prefs.time_zone,
       pending,
@@ -226,6 +227,7 @@ export async function sendTestDigest(
     kind: 'user',
     userId: user.id,
     address: user.email,
+    addresses: user.addresses,
     domain: null,
     timeZone: user.prefs.time_zone,
     pending,

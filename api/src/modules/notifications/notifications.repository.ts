@@ -1,6 +1,7 @@
 import type { DbExecutor } from '../../db/database';
 import type { DigestLinkUsesTable, NotificationDefaultsTable, NotificationSettingsTable } from '../../db/schema';
-import { USER_CONTEXT_COLUMNS, type SessionContextRow } from '../auth/auth.repository';
+import { USER_CONTEXT_COLUMNS, withAddressList, type SessionContextRow } from '../auth/auth.repository';
+import { addressesColumn } from '../users/user-addresses.repository';
 
 export async function findSettings(db: DbExecutor, userId: string): Promise<NotificationSettingsTable | undefined> {
   return db.selectFrom('notification_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
@@ -66,9 +67,10 @@ export async function findLinkUser(db: DbExecutor, userId: string): Promise<Sess
     .selectFrom('users')
     .leftJoin('domains', 'domains.id', 'users.domain_id')
     .select(USER_CONTEXT_COLUMNS)
+    .select(addressesColumn())
     .where('users.id', '=', userId)
     .executeTakeFirst();
-  return row && { ...row, session_id: '', family_id: '', revoked_at: null };
+  return row && { ...withAddressList(row), session_id: '', family_id: '', revoked_at: null };
 }
 
 export async function findLinkUse(db: DbExecutor, linkId: string): Promise<DigestLinkUsesTable | undefined> {

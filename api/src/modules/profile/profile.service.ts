@@ -34,7 +34,9 @@ import {
   replaceEmailChange,
 } from './profile.repository';
 
-type ProfileDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens' | 'mailer'>;
+type ProfileDeps = Pick<AppContext, 'db' | 'config' | 'passwords' | 'tokens' | 'mailer'> & {
+  directory?: AppContext['directory'];
+};
 
 /** A new e-mail needs the account's password (a stolen access token alone must not move the account). */
 const currentPasswordRequired = () =>
@@ -228,7 +230,7 @@ export async function updateProfile(
   }
   if (email !== undefined) {
     if (input.current_password === undefined) throw currentPasswordRequired();
-    await checkPassword(deps.passwords, user, input.current_password, 'current_password');
+    await checkPassword(deps, user, input.current_password, 'current_password');
   }
   if (username !== undefined) {
     const other = await findUserByUsername(deps.db, username);
@@ -292,7 +294,11 @@ export async function changePassword(
   origin: RequestOrigin,
 ): Promise<void> {
   const user = await requireUser(deps, auth);
-  await checkPassword(deps.passwords, user, input.current_password, 'current_password');
+  if (user.source !== 'local') {
+    const message = 'This account signs in with the organisation’s directory: change the password there.';
+    throw new HttpError(400, 'directory_managed', message, { new_password: message });
+  }
+  await checkPassword(deps, user, input.current_password, 'current_password');
   const hash = await deps.passwords.hash(input.new_password);
   await deps.db.transaction().execute(async (trx) => {
     await updatePasswordHash(trx, user.id, hash);

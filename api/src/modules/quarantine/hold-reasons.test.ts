@@ -23,7 +23,7 @@ describe('list options with the identity the whitelist matched', () => {
   const symbols = [symbol('QC_LIST_WHITELIST', whitelist), symbol('R_SPF_ALLOW', ['+ip4:192.0.2.1'])];
 
   test('a recipient reads their own, their domain’s and the global option, whatever the tail', () => {
-    const seen = visibleListOptions(symbols, { kind: 'recipient', address: 'ann@a.example' });
+    const seen = visibleListOptions(symbols, { kind: 'recipient', addresses: ['ann@a.example'] });
     expect(seen.find((s) => s.symbol === 'QC_LIST_WHITELIST')?.options).toEqual([
       whitelist[0],
       whitelist[1],
@@ -31,6 +31,11 @@ describe('list options with the identity the whitelist matched', () => {
     ]);
     // Other symbols untouched.
     expect(seen.find((s) => s.symbol === 'R_SPF_ALLOW')?.options).toEqual(['+ip4:192.0.2.1']);
+  });
+
+  test('a user with several addresses (issue 31) reads the options of each and of their domains', () => {
+    const seen = visibleListOptions(symbols, { kind: 'recipient', addresses: ['ann@a.example', 'carl@b.example'] });
+    expect(seen.find((s) => s.symbol === 'QC_LIST_WHITELIST')?.options).toEqual(whitelist);
   });
 
   test('a domain_admin reads their domain’s recipients; not another domain’s, nor a malformed tail', () => {

@@ -55,7 +55,7 @@ export function listKeyVisible(scope: Scope, key: string): boolean {
     case 'domain':
       return key === '*' || key === `@${scope.domain}` || key.endsWith(`@${scope.domain}`);
     case 'recipient':
-      return key === '*' || key === `@${domainOf(scope.address)}` || key === scope.address;
+      return key === '*' || scope.addresses.some((a) => key === a || key === `@${domainOf(a)}`);
   }
 }
 

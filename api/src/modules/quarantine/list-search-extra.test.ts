@@ -109,7 +109,7 @@ test('row by row (many hits, or a short term) attachment names and URLs match to
     (await listKeysQuery(t.db, scope, { statuses: null, q }, null, 10).execute(t.db)).rows.map((r) => r.message_id);
   expect(await rows({ kind: 'all' }, 'facture-été')).toEqual([ids.invoice]);
   expect(await rows({ kind: 'all' }, 'evil.example')).toEqual([ids.phish]);
-  expect(await rows({ kind: 'recipient', address: 'ann@a.example' }, 'contrat')).toEqual([]);
+  expect(await rows({ kind: 'recipient', addresses: ['ann@a.example'] }, 'contrat')).toEqual([]);
 });
 
 test('searchExtra keeps at most 100 names and 200 URLs of 300 characters each', () => {

@@ -2,7 +2,7 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { DbExecutor } from '../../db/database';
 import { MESSAGE_ID_INDEXED_CHARS } from '../../db/migration-0008-message-id-index';
 import type { QuarantineMessagesTable, RecipientStatus } from '../../db/schema';
-import { byMessageScope, isSqlite, scopeSql, type Scope } from './quarantine-scope';
+import { byMessageScope, isSqlite, manyRowsPerMessage, scopeSql, type Scope } from './quarantine-scope';
 
 /** Case-insensitive substring match, the user's text taken literally (no wildcards). */
 export function containsSql(db: DbExecutor, ref: string, value: string): RawBuilder<SqlBool> {
@@ -135,6 +135,19 @@ export function listKeysQuery(
   limit: number,
   order: SortOrder = 'desc',
 ): RawBuilder<ListKey> {
+  if (scope.kind === 'recipient' && scope.addresses.length > 1) {
+    // A user with several addresses (issue 31): each address's page along its own index range, as
+    // for one address, then merged; a message to two of them comes once (its rows share the key).
+    // The first `limit` distinct keys of the whole are among the first `limit` of each address.
+    const pages = scope.addresses.map(
+      (address) =>
+        sql`select * from (${listKeysQuery(db, { kind: 'recipient', addresses: [address] }, f, after, limit, order)}) p`,
+    );
+    const dir = sql.raw(order);
+    return sql<ListKey>`select distinct received_at, message_id from (${sql.join(pages, sql` union all `)}) u
+      order by received_at ${dir}, message_id ${dir}
+      limit ${limit}`;
+  }
   // Few text hits: their rows by primary key, then sorted. SQLite has no statistics to see that, so
   // the other indexed columns are hidden from its planner (unary +).
   const hitsFirst = f.textIds !== undefined && isSqlite(db);
@@ -159,8 +172,12 @@ export function listKeysQuery(
     limit ${limit}`;
 }
 
-/** A user has one row per message (the primary key is (message_id, recipient)): no DISTINCT needed. */
-export const distinctFor = (scope: Scope) => (scope.kind === 'recipient' ? sql`` : sql`distinct`);
+/**
+ * A user with one address has one row per message (the primary key is (message_id, recipient)): no
+ * DISTINCT needed. A user with several (issue 31) may have a row per address of one message: each
+ * message once, as for a domain_admin who sees several recipients of it.
+ */
+export const distinctFor = (scope: Scope) => (manyRowsPerMessage(scope) ? sql`distinct` : sql``);
 
 /**
  * The conditions of the filters on quarantine_recipients `r` (and quarantine_messages `m` when

@@ -1,9 +1,26 @@
 import { sql, SqliteAdapter, type RawBuilder, type SqlBool } from 'kysely';
 import type { DbExecutor } from '../../db/database';
 
-/** Which recipient rows a caller sees (DESIGN §4 "Per recipient"). */
+/**
+ * Which recipient rows a caller sees (DESIGN §4 "Per recipient"). A user's rows are those addressed
+ * to any of their addresses (issue 31), the primary first; each lower case.
+ */
 export type Scope =
-  { kind: 'all' } | { kind: 'domain'; domain: string } | { kind: 'recipient'; address: string } | { kind: 'none' };
+  { kind: 'all' } | { kind: 'domain'; domain: string } | { kind: 'recipient'; addresses: string[] } | { kind: 'none' };
+
+/** A user's scope: these addresses (primary first), lower case, each once. */
+export const recipientScope = (addresses: readonly string[]): Scope => ({
+  kind: 'recipient',
+  addresses: [...new Set(addresses.map((a) => a.toLowerCase()))],
+});
+
+/** Every address whose mail is the user's (issue 31): the primary (their e-mail) first, lower case. */
+export const addressesOfUser = (user: { email: string; addresses?: readonly string[] }): string[] => [
+  ...new Set([user.email, ...(user.addresses ?? [])].map((a) => a.toLowerCase())),
+];
+
+/** Whether the scope may hold several recipient rows of one message (a DISTINCT is needed). */
+export const manyRowsPerMessage = (scope: Scope) => scope.kind !== 'recipient' || scope.addresses.length > 1;
 
 /** Rows per multi-row INSERT: far below SQLite's and PostgreSQL's bound-parameter limits. */
 const BATCH = 500;
@@ -31,7 +48,10 @@ export function scopeSql(scope: Scope, alias?: string, noIndex = false): RawBuil
     case 'domain':
       return sql<SqlBool>`${col('domain')} = ${scope.domain}`;
     case 'recipient':
-      return sql<SqlBool>`${col('recipient')} = ${scope.address}`;
+      // One address: `=`, the plans measured for a single user; several: `in`, one index range each.
+      if (scope.addresses.length === 1) return sql<SqlBool>`${col('recipient')} = ${scope.addresses[0]}`;
+      if (!scope.addresses.length) return sql<SqlBool>`1 = 0`;
+      return sql<SqlBool>`${col('recipient')} in (${sql.join(scope.addresses)})`;
     default:
       return sql<SqlBool>`1 = 0`;
   }

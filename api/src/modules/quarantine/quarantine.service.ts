@@ -40,7 +40,7 @@ import {
 import { rawDetail, storedSenderName } from './message-inspect';
 import { findMessage, findRaw, lastDelivery, messageExists } from './quarantine.repository';
 import { retryUuidsOf } from './ingest.repository';
-import type { Scope } from './quarantine-scope';
+import { addressesOfUser, recipientScope, type Scope } from './quarantine-scope';
 import { recordHistory, refusedSince, softDelete } from './status.repository';
 
 /** A claim older than this is taken to be from a process that died mid-release: shown as release_unknown. */
@@ -55,7 +55,8 @@ export function scopeFor(user: SessionContextRow): Scope {
     case 'domain_admin':
       return user.domain_name ? { kind: 'domain', domain: user.domain_name.toLowerCase() } : { kind: 'none' };
     default:
-      return { kind: 'recipient', address: user.email.toLowerCase() };
+      // Every address of theirs (issue 31), read with the session on each request.
+      return recipientScope(addressesOfUser(user));
   }
 }
 
@@ -81,7 +82,7 @@ export function visibleTo(scope: Scope): (address: string) => boolean {
     case 'domain':
       return (a) => a.toLowerCase().endsWith(`@${scope.domain}`);
     case 'recipient':
-      return (a) => a.toLowerCase() === scope.address;
+      return (a) => scope.addresses.includes(a.toLowerCase());
     default:
       return () => false;
   }
@@ -315,10 +316,13 @@ export async function quarantineDetail(
   const visible = visibleTo(scope);
   const staleBefore = now - RELEASE_STALE_MS;
   // "Held by filter X": the console rules the symbols' options name. The list symbols' options name
-  // recipients (Bcc included) and their domains: only those of the caller's recipients are kept.
+  // recipients (Bcc included) and their domains: only those of the caller's recipients are kept (a
+  // user's: those of this message, not another of their addresses, nor that address's domain).
+  const optionScope: Scope =
+    scope.kind === 'recipient' ? recipientScope(rows.map((r) => r.recipient.toLowerCase())) : scope;
   const symbols = await withHeldBy(
     deps.db,
-    visibleListOptions(parseJsonArray<RspamdSymbol>(m.symbols), scope).map(withGroups),
+    visibleListOptions(parseJsonArray<RspamdSymbol>(m.symbols), optionScope).map(withGroups),
     auth.user.role === 'admin',
   );
   let attempt: DeliveryAttempt | null = null;

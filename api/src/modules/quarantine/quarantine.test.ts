@@ -260,8 +260,8 @@ describe('filters', () => {
     const scopes: Scope[] = [
       { kind: 'all' },
       { kind: 'domain', domain: 'a.example' },
-      { kind: 'recipient', address: 'ann@a.example' },
-      { kind: 'recipient', address: 'carl@b.example' },
+      { kind: 'recipient', addresses: ['ann@a.example'] },
+      { kind: 'recipient', addresses: ['carl@b.example'] },
     ];
     for (const scope of scopes) {
       for (const q of ['invoice', 'bob@a', 'Bulk', 'ok.example']) {
@@ -397,7 +397,7 @@ sqliteOnly('query plans (SQLite): each scope walks its index in keyset order', a
     expect(rows.length).toBeGreaterThan(0);
     return rows.map((r) => r.detail).join('\n');
   };
-  const user = await plan({ kind: 'recipient', address: 'ann@a.example' });
+  const user = await plan({ kind: 'recipient', addresses: ['ann@a.example'] });
   expect(user).toMatch(/USING COVERING INDEX qr_recipient_date/);
   const domain = await plan({ kind: 'domain', domain: 'a.example' });
   expect(domain).toMatch(/USING COVERING INDEX qr_domain_date/);

@@ -748,7 +748,7 @@ describe('recording the outcome', () => {
       claimed: ['ann@a.example'],
       now: Date.now(),
       history: { ...history, email_id: id, action: 'release', created_at: Date.now() },
-      scope: { kind: 'recipient', address: 'ann@a.example' },
+      scope: { kind: 'recipient', addresses: ['ann@a.example'] },
     });
     expect(await historyOf(id)).toHaveLength(1);
     await expectCountersConsistent();

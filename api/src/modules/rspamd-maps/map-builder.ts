@@ -220,7 +220,7 @@ export interface SenderListRow {
   kind: 'whitelist' | 'blacklist';
   scope: 'user' | 'domain' | 'global';
   address: string;
-  /** The user's e-mail (scope user), else null. */
+  /** An address of the user (scope user: a row per address of theirs), else null. */
   user_email: string | null;
   /** The domain's name (scope domain), else null. */
   domain_name: string | null;
@@ -244,7 +244,9 @@ export function senderListOwner(row: SenderListRow): string | null {
 /**
  * `{"qconsole":"sender-lists.json","version":N,"entries":[[owner, sender, "w"|"b", id], …]}`: owner
  * as senderListOwner, sender the stored address (`a@b.example` or `@b.example`, already lower case
- * and A-label). An entry whose owner cannot be named (a user without a usable e-mail) is left out.
+ * and A-label). A user's entry comes once per address of theirs (the same id under each: it applies
+ * to the mail of any of them). An entry whose owner cannot be named (a user without a usable
+ * e-mail) is left out.
  */
 export function buildSenderListsMap(version: number, rows: readonly SenderListRow[]): string {
   const entries: [string, string, 'w' | 'b', string][] = [];

@@ -49,15 +49,24 @@ export function enabledSystemRules(db: DbExecutor): Promise<SystemRow[]> {
     .execute();
 }
 
-/** Every whitelist/blacklist entry with the name of its owner (user e-mail, domain name). */
+/**
+ * Every whitelist/blacklist entry with the name of its owner (domain name; for a user's entry, each
+ * of their addresses: one row per address, primary first, issue 31), in entry order.
+ */
 export function senderListEntries(db: DbExecutor): Promise<SenderListRow[]> {
-  return db
-    .selectFrom('sender_lists as l')
-    .leftJoin('users as u', 'u.id', 'l.user_id')
-    .leftJoin('domains as d', 'd.id', 'l.domain_id')
-    .select(['l.id', 'l.kind', 'l.scope', 'l.address', 'u.email as user_email', 'd.name as domain_name'])
-    .orderBy('l.id')
-    .execute();
+  return (
+    db
+      .selectFrom('sender_lists as l')
+      .leftJoin('users as u', 'u.id', 'l.user_id')
+      .leftJoin('user_addresses as ua', 'ua.user_id', 'l.user_id')
+      .leftJoin('domains as d', 'd.id', 'l.domain_id')
+      .select(['l.id', 'l.kind', 'l.scope', 'l.address', 'd.name as domain_name'])
+      // A user always has their primary among their addresses; the e-mail is the fallback all the same.
+      .select((eb) => eb.fn.coalesce('ua.address', 'u.email').as('user_email'))
+      .orderBy('l.id')
+      .orderBy('ua.position')
+      .execute()
+  );
 }
 
 /** Rspamd fetched `map` (or confirmed it has it) at `version` of its list. */

@@ -28,6 +28,8 @@ import {
   type ApanelRow,
 } from './apanel.repository';
 import { bumpList } from './lists.repository';
+import { addressesOfUser } from '../quarantine/quarantine-scope';
+import { addressesOf } from '../users/user-addresses.repository';
 import { isCatchAll, normaliseAddressPattern } from './patterns';
 import {
   booleanParam,
@@ -94,25 +96,45 @@ async function pairTaken(db: DbExecutor, from: string, to: string, action: strin
   );
 }
 
-type Owner = { id: string; email: string } | null;
+/** A filter's owner: their primary e-mail and every address of theirs (issue 31), primary first. */
+type Owner = { id: string; email: string; addresses: string[] } | null;
 
 /** The owner named by `owner_id` (null: system); an unknown or inactive account is refused. */
 async function ownerOf(db: DbExecutor, checks: FieldChecks, ownerId: string | null): Promise<Owner | undefined> {
   if (ownerId === null) return null;
   const user = await findActiveUser(db, ownerId);
   if (!user) checks.fail('owner_id', 'No active user has this id');
-  return user;
+  return user && { ...user, addresses: await ownerAddresses(db, user) };
 }
 
-/** The stored recipient: a user's filter is for their own address (empty or `*` means it). */
+/** The owner a filter has now (active or not), with their addresses. */
+async function currentOwner(db: DbExecutor, id: string, email: string): Promise<Owner> {
+  return { id, email, addresses: await ownerAddresses(db, { id, email }) };
+}
+
+/** The owner's addresses, lower case, the primary (their e-mail) first. */
+async function ownerAddresses(db: DbExecutor, owner: { id: string; email: string }): Promise<string[]> {
+  const stored = (await addressesOf(db, [owner.id])).get(owner.id) ?? [];
+  return addressesOfUser({ email: owner.email, addresses: stored });
+}
+
+/**
+ * The stored recipient: a user's filter is for one of their own addresses (empty or `*` means
+ * their primary, their e-mail).
+ */
 function recipientOf(checks: FieldChecks, owner: Owner | undefined, raw: string | undefined): string | undefined {
   const given = raw?.trim() ?? '';
   if (owner) {
     if (given === '' || given === '*') return owner.email;
     const to = checks.check('to', () => normaliseAddressPattern(given));
-    if (to !== undefined && to !== owner.email.toLowerCase()) {
-      checks.fail('to', `A user's filter is for their own address: ${owner.email} (or leave it empty)`);
-    }
+    if (to === undefined || to === owner.email.toLowerCase()) return owner.email;
+    if (owner.addresses.includes(to)) return to;
+    checks.fail(
+      'to',
+      owner.addresses.length > 1
+        ? `A user's filter is for one of their own addresses: ${owner.addresses.join(', ')} (or leave it empty)`
+        : `A user's filter is for their own address: ${owner.email} (or leave it empty)`,
+    );
     return owner.email;
   }
   if (given === '') {
@@ -197,7 +219,7 @@ export async function changeApanel(
       ? await ownerOf(ex, checks, body.owner_id ?? null)
       : row.owner_id === null
         ? null
-        : { id: row.owner_id, email: row.owner_email ?? '' };
+        : await currentOwner(ex, row.owner_id, row.owner_email ?? '');
     let to: string | undefined = row.to_pattern;
     if (body.to !== undefined || (ownerChanged && owner)) to = recipientOf(checks, owner, body.to);
     refuseCatchAllPair(checks, from, to);

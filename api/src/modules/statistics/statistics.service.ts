@@ -10,7 +10,8 @@ import type { Db } from '../../db/database';
 import { HttpError } from '../../lib/http-error';
 import type { AuthContext } from '../auth/auth.service';
 import type { DailyScope } from '../../db/schema';
-import { DAY_MS, dailyForScope, utcDay, type DailyRow } from './statistics.repository';
+import { addressesOfUser } from '../quarantine/quarantine-scope';
+import { DAILY_FIELDS, DAY_MS, dailyForScope, utcDay, type DailyRow } from './statistics.repository';
 import { domainBreakdown, topsForScope } from './tops.repository';
 
 const invalid = (errors: Record<string, string>) =>
@@ -42,23 +43,37 @@ export function statisticsRange(query: StatisticsQuery, now = Date.now()): { fro
   return { from, to };
 }
 
-/** The rollup scope of the caller: global (admin), their domain (domain_admin), their address (user); null: none. */
-function rollupScope(auth: AuthContext): [DailyScope, string] | null {
+/**
+ * The rollup scope of the caller: global (admin), their domain (domain_admin), their addresses
+ * (user: each address is a scope of its own, summed); null: none.
+ */
+function rollupScope(auth: AuthContext): [DailyScope, string[]] | null {
   const { user } = auth;
   switch (user.role) {
     case 'admin':
-      return ['global', '*'];
+      return ['global', ['*']];
     case 'domain_admin':
-      return user.domain_name ? ['domain', user.domain_name.toLowerCase()] : null;
+      return user.domain_name ? ['domain', [user.domain_name.toLowerCase()]] : null;
     default:
-      return ['recipient', user.email.toLowerCase()];
+      return ['recipient', addressesOfUser(user)];
   }
 }
 
-/** Rollup rows of the caller's scope. */
+/** Rollup rows of the caller's scope: a primary-key range per scope id, summed by day. */
 async function rowsFor(db: Db, auth: AuthContext, from: number, to: number): Promise<DailyRow[]> {
   const scope = rollupScope(auth);
-  return scope ? dailyForScope(db, scope[0], scope[1], from, to) : [];
+  if (!scope) return [];
+  const [kind, ids] = scope;
+  if (ids.length === 1) return dailyForScope(db, kind, ids[0]!, from, to);
+  const byDay = new Map<number, DailyRow>();
+  for (const id of ids) {
+    for (const row of await dailyForScope(db, kind, id, from, to)) {
+      const sum = byDay.get(row.day);
+      if (!sum) byDay.set(row.day, { ...row });
+      else for (const f of DAILY_FIELDS) sum[f] += row[f];
+    }
+  }
+  return [...byDay.values()];
 }
 
 /** GET /api/statistics/tops/: the top lists of the caller's scope, and (admins) the per-domain counts. */

@@ -145,21 +145,26 @@ export interface TopItem {
   count: number;
 }
 
-/** The `limit` items of one kind with the most rows over the days (ties by name): a primary-key range. */
+/**
+ * The `limit` items of one kind with the most rows over the days (ties by name): a primary-key
+ * range (one per scope id: a user's addresses, summed).
+ */
 export async function topsForScope(
   db: DbExecutor,
   scope: DailyScope,
-  scopeId: string,
+  scopeId: string | readonly string[],
   kind: TopsKind,
   fromDay: number,
   toDay: number,
   limit: number,
 ): Promise<TopItem[]> {
+  const ids = typeof scopeId === 'string' ? [scopeId] : [...scopeId];
+  if (!ids.length) return [];
   const rows = await db
     .selectFrom('quarantine_tops')
     .select((eb) => ['item', eb.fn.sum<number>('n').as('total')])
     .where('scope', '=', scope)
-    .where('scope_id', '=', scopeId)
+    .where((eb) => (ids.length === 1 ? eb('scope_id', '=', ids[0]!) : eb('scope_id', 'in', ids)))
     .where('kind', '=', kind)
     .where('day', '>=', fromDay)
     .where('day', '<=', toDay)

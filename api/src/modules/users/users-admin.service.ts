@@ -19,6 +19,8 @@ import { actorOf, recordAudit, type AuditActor } from '../history/audit.service'
 import { dropPendingEmailChanges } from '../profile/profile.repository';
 import { removeOwnedApanels } from '../rspamd/apanel.service';
 import { dropUnusedInvitations } from './invitations.repository';
+import { otherOwners, replaceAddresses } from './user-addresses.repository';
+import { addressTaken, assertAddressesAllowed, sameAddresses, uniqueAddresses } from './user-addresses.service';
 import {
   clearMfa,
   deleteUserRow,
@@ -100,6 +102,8 @@ export function toAccount(id: string, row: AccountColumns, pendingEmail: string 
     role: row.role,
     domain: row.domain_id && row.domain_name ? { id: row.domain_id, name: row.domain_name } : null,
     is_external: row.is_external === 1,
+    source: row.source,
+    addresses: row.addresses,
     mfa_enabled: row.mfa_enabled === 1,
     date_joined: new Date(row.date_joined).toISOString(),
     pending_email: pendingEmail,
@@ -141,6 +145,7 @@ async function assertIdentityFree(
   const { email, username } = identity;
   if (email !== undefined) {
     if (other(await findUserByEmail(db, email))) throw emailTaken();
+    if ((await otherOwners(db, selfId, [email])).size) throw emailTaken('This address belongs to another account.');
     if (other(await findUserByUsername(db, email))) throw emailTaken('This address is another account’s username.');
   }
   if (username !== undefined) {
@@ -152,7 +157,7 @@ async function assertIdentityFree(
 }
 
 /** The local part of the address, or the whole address when that is not a valid free username. */
-async function defaultUsername(db: DbExecutor, email: string): Promise<string> {
+export async function defaultUsername(db: DbExecutor, email: string): Promise<string> {
   const local = email.slice(0, email.lastIndexOf('@'));
   if (/^[\p{L}\p{N}@.+\-_]+$/u.test(local) && !(await findUserByUsername(db, local))) return local;
   return email;
@@ -249,6 +254,8 @@ export async function createManagedUser(
     mfa_pending_at: null,
     credentials_at: null,
     date_joined: now,
+    source: 'local',
+    external_id: null,
   };
   const target = userTarget(row, domain?.name ?? null);
   const inviter = input.password === undefined ? deps.inviter : undefined;
@@ -304,7 +311,42 @@ function changesOf(target: AdminUserRow, input: UserUpdate): { changes: UserChan
   set('is_active', 'is_active', flag(input.is_active));
   set('mfa_required', 'mfa_required', flag(input.mfa_required));
   if (input.password !== undefined) fields.push('password');
+  if (input.addresses !== undefined) {
+    const addresses = uniqueAddresses(input.addresses);
+    if (!sameAddresses(addresses, target.addresses)) fields.push('addresses');
+    // The first address is the e-mail: a new primary changes it.
+    if (changes.email === undefined) set('email', 'email', addresses[0]);
+  }
   return { changes, fields };
+}
+
+/**
+ * A directory (or SSO) account's identity comes from there at each sign-in: what the console would
+ * overwrite is refused, named per field. Activation and the two-factor requirement stay the console's.
+ */
+const DIRECTORY_MANAGED = [
+  'email',
+  'username',
+  'first_name',
+  'last_name',
+  'role',
+  'domain_id',
+  'is_external',
+  'addresses',
+  'password',
+];
+
+function assertNotDirectoryManaged(target: AdminUserRow, fields: string[]): void {
+  if (target.source === 'local') return;
+  const managed = fields.filter((f) => DIRECTORY_MANAGED.includes(f));
+  if (!managed.length) return;
+  const message = 'Set by the directory: change it there.';
+  throw new HttpError(
+    400,
+    'directory_managed',
+    `These fields of a ${target.source === 'ldap' ? 'directory' : 'single sign-on'} account come from it: ${managed.join(', ')}.`,
+    Object.fromEntries(managed.map((f) => [f, message])),
+  );
 }
 
 /** A change of these ends the user's sessions at once (DESIGN §4.1). */
@@ -340,6 +382,11 @@ export async function updateManagedUser(
   const target = await requireInScope(deps.db, by, id);
   const { changes, fields } = changesOf(target, input);
   if (!fields.length) return target;
+  assertNotDirectoryManaged(target, fields);
+  const addresses = input.addresses && uniqueAddresses(input.addresses);
+  if (addresses && changes.email !== undefined && changes.email !== addresses[0]) {
+    throw invalid('addresses', 'The first address is the e-mail: give the same one in both.');
+  }
 
   if (by.role === 'domain_admin' && (changes.role !== undefined || 'domain_id' in changes)) {
     throw forbidden('A domain admin cannot change a role or a domain.');
@@ -368,18 +415,24 @@ export async function updateManagedUser(
   }
   if (changes.email !== undefined) assertOwnDomainAddress(by, changes.email, target.domain_name);
   await assertIdentityFree(deps.db, target.id, { email: changes.email, username: changes.username });
+  if (addresses) {
+    const ownDomain = by.role === 'domain_admin' ? target.domain_name : undefined;
+    await assertAddressesAllowed(deps.db, target.id, addresses, target.addresses, ownDomain);
+  }
   if (input.password !== undefined) changes.password_hash = await deps.passwords.hash(input.password);
 
   try {
     await deps.db.transaction().execute(async (trx) => {
       if (leavesAdmins(target, changes)) await assertAnotherAdmin(trx, target.id);
       await updateUserFields(trx, target.id, changes);
+      if (addresses && fields.includes('addresses')) await replaceAddresses(trx, target.id, addresses);
       // A password set here replaces the one the invitation would have set; a link sent to a former
       // address must not set the password of the account now at another (resend it from the page).
       if (input.password !== undefined || changes.email !== undefined) await dropUnusedInvitations(trx, target.id);
       // Likewise a confirmation link the user asked for to move from the address the admin replaced.
       if (changes.email !== undefined) await dropPendingEmailChanges(trx, target.id);
-      if (changes.email !== undefined) await bumpIfOwner(trx, { userId: target.id }); // their list's owner in Rspamd's map
+      // Their lists apply to each of their addresses in Rspamd's map.
+      if (changes.email !== undefined || fields.includes('addresses')) await bumpIfOwner(trx, { userId: target.id });
       if (changes.is_active === 0 || fields.some((f) => ENDS_SESSIONS.has(f))) {
         await revokeUserSessions(trx, target.id, Date.now());
       }
@@ -393,7 +446,8 @@ export async function updateManagedUser(
       });
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw emailTaken(); // taken between the check and the update
+    // Taken between the check and the update.
+    if (isUniqueViolation(err)) throw addresses ? addressTaken(addresses.join(', ')) : emailTaken();
     throw err;
   }
   const updated = await findAdminUser(deps.db, target.id);

@@ -64,6 +64,8 @@ describe('POST /api/users/', () => {
       mfa_enabled: false,
       date_joined: expect.any(String),
       pending_email: null,
+      source: 'local',
+      addresses: ['new.person@a.example'],
       is_active: true,
       last_login: null,
       mfa_required: true,

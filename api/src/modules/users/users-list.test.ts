@@ -39,6 +39,8 @@ function userRow(i: number, domainId: string | null, overrides: Partial<UserRow>
     last_login: i % 2 ? BASE + i * 1000 : null,
     mfa_pending_at: null,
     credentials_at: null,
+    source: 'local',
+    external_id: null,
     // Every third user joined at the same millisecond as the one before: ties broken by id.
     date_joined: BASE + Math.floor(i / 3) * 60_000 + (i % 3 === 2 ? 0 : i % 3),
     ...overrides,

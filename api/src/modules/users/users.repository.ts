@@ -2,6 +2,7 @@ import type { MfaFilter, Role, UserOrdering } from '@qc/contracts';
 import { sql, SqliteAdapter, type Expression, type SqlBool } from 'kysely';
 import type { DbExecutor } from '../../db/database';
 import type { UsersTable } from '../../db/schema';
+import { addressesOf, setPrimaryAddress, splitAddresses } from './user-addresses.repository';
 
 export type UserRow = UsersTable;
 
@@ -20,6 +21,7 @@ export async function hasAnyUser(db: DbExecutor): Promise<boolean> {
 
 export async function insertUser(db: DbExecutor, row: UserRow): Promise<void> {
   await db.insertInto('users').values(row).execute();
+  await setPrimaryAddress(db, row.id, row.email);
 }
 
 export async function updatePasswordHash(db: DbExecutor, userId: string, passwordHash: string): Promise<void> {
@@ -56,6 +58,7 @@ export async function updateProfileFields(
 ): Promise<void> {
   if (!Object.keys(fields).length) return;
   await db.updateTable('users').set(fields).where('id', '=', userId).execute();
+  if (fields.email !== undefined) await setPrimaryAddress(db, userId, fields.email);
 }
 
 export async function setUserActive(db: DbExecutor, userId: string, active: boolean): Promise<void> {
@@ -68,8 +71,8 @@ export async function setUserActive(db: DbExecutor, userId: string, active: bool
 
 // ---- Administration (issue 16) -------------------------------------------------------------
 
-/** A user as the administration API answers it: the row with its domain's name. */
-export type AdminUserRow = UserRow & { domain_name: string | null };
+/** A user as the administration API answers it: the row with its domain's name and addresses. */
+export type AdminUserRow = UserRow & { domain_name: string | null; addresses: string[] };
 
 const ADMIN_COLUMNS = [
   'u.id',
@@ -91,16 +94,29 @@ const ADMIN_COLUMNS = [
   'u.last_login',
   'u.mfa_pending_at',
   'u.credentials_at',
+  'u.source',
+  'u.external_id',
   'd.name as domain_name',
 ] as const;
 
-/** bigint columns come back as strings from some drivers: epoch ms always as numbers. */
-function withNumbers<T extends { date_joined: number; last_login: number | null }>(row: T): T {
-  return {
+/**
+ * bigint columns come back as strings from some drivers: epoch ms always as numbers. The addresses
+ * are read for the page's users at once (a correlated aggregate per row would sort each one's).
+ */
+async function withNumbers<T extends UserRow & { domain_name: string | null }>(
+  db: DbExecutor,
+  rows: T[],
+): Promise<(T & { addresses: string[] })[]> {
+  const addresses = await addressesOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => ({
     ...row,
     date_joined: Number(row.date_joined),
     last_login: row.last_login === null ? null : Number(row.last_login),
-  };
+    addresses: splitAddresses(addresses.get(row.id)?.join(' '), row.email),
+  }));
 }
 
 export async function findAdminUser(db: DbExecutor, id: string): Promise<AdminUserRow | undefined> {
@@ -110,7 +126,7 @@ export async function findAdminUser(db: DbExecutor, id: string): Promise<AdminUs
     .select(ADMIN_COLUMNS)
     .where('u.id', '=', id)
     .executeTakeFirst();
-  return row && withNumbers(row);
+  return row && (await withNumbers(db, [row]))[0];
 }
 
 export async function findDomainById(db: DbExecutor, id: string): Promise<{ id: string; name: string } | undefined> {
@@ -261,7 +277,7 @@ export async function listUsers(
   after: UserCursor | null,
   limit: number,
 ): Promise<AdminUserRow[]> {
-  return (await listUsersQuery(db, f, ordering, after, limit).execute()).map(withNumbers);
+  return withNumbers(db, await listUsersQuery(db, f, ordering, after, limit).execute());
 }
 
 /**
@@ -314,6 +330,7 @@ export type UserChanges = Partial<
 export async function updateUserFields(db: DbExecutor, userId: string, changes: UserChanges): Promise<void> {
   if (!Object.keys(changes).length) return;
   await db.updateTable('users').set(changes).where('id', '=', userId).execute();
+  if (changes.email !== undefined) await setPrimaryAddress(db, userId, changes.email);
 }
 
 /** Deletes the user; what refers to them goes with them (sessions, codes…) or keeps its copy (history). */

@@ -4,6 +4,8 @@ import { HttpError } from '../../lib/http-error';
 import { generatePassword, type PasswordHasher } from '../../lib/passwords';
 import { parseOrThrow } from '../../lib/validation';
 import type { SessionContextRow } from '../auth/auth.repository';
+import { DirectoryUnavailableError, type Directory } from '../directory/directory';
+import { directoryUnavailable, dnKey } from '../directory/directory-common';
 import { ensureDomain } from '../domains/domains.service';
 import {
   createManagedUser,
@@ -147,16 +149,34 @@ export async function ensureFirstAdmin(
 }
 
 /** The account password again, before a security change: a wrong one is 400 (never 401: no sign-out). */
+/**
+ * The account's password given to confirm a change (400 when wrong, never 401). A directory
+ * account's password is the directory's: checked by a bind there.
+ */
 export async function checkPassword(
-  passwords: PasswordHasher,
+  deps: { passwords: PasswordHasher; directory?: Directory | null },
   user: UserRow,
   password: string,
   field: string,
 ): Promise<void> {
-  if (!(await passwords.verify(user.password_hash, password))) {
+  const ok =
+    user.source === 'ldap' && deps.directory
+      ? await directoryPasswordMatches(deps.directory, user, password)
+      : await deps.passwords.verify(user.password_hash, password);
+  if (!ok) {
     throw new HttpError(400, 'invalid_password', 'The password is not correct.', {
       [field]: 'The password is not correct.',
     });
+  }
+}
+
+async function directoryPasswordMatches(directory: Directory, user: UserRow, password: string): Promise<boolean> {
+  try {
+    const person = await directory.authenticate(user.email, password);
+    return person !== null && dnKey(person.dn) === user.external_id;
+  } catch (err) {
+    if (err instanceof DirectoryUnavailableError) throw directoryUnavailable();
+    throw err;
   }
 }
 

@@ -35,6 +35,8 @@ test('GET /api/users/me/: the DESIGN §4 shape, with the domain', async () => {
     mfa_enabled: false,
     date_joined: new Date(row.date_joined).toISOString(),
     pending_email: null,
+    source: 'local',
+    addresses: ['da@corp.example'],
   });
   expect(body).not.toHaveProperty('password_hash');
 });
