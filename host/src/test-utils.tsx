@@ -56,6 +56,8 @@ export const USER: CurrentUser = {
   role: 'user' as const,
   domain: null,
   is_external: false,
+  source: 'local',
+  addresses: ['jane@example.com'],
   mfa_enabled: false,
   date_joined: '2026-01-01T00:00:00Z',
   pending_email: null,

@@ -1,6 +1,7 @@
 /** Helpers for this remote's component tests (not bundled: only *.test.tsx import it). */
 import * as auth from '@qc/auth';
 import { renderExposed, signInWith } from '@qc/ui/testing';
+import ExposedDirectory from './exposed/Directory';
 import ExposedDomains from './exposed/Domains';
 import ExposedUsers from './exposed/Users';
 import type { Domain, DomainDetail } from './features/domains/domains.types';
@@ -23,6 +24,8 @@ export function adminUser(overrides: Partial<AdminUser> = {}): AdminUser {
     role: 'user',
     domain: DOMAIN_A,
     is_external: false,
+    source: 'local',
+    addresses: [overrides.email ?? 'jane@a.example'],
     mfa_enabled: false,
     date_joined: '2026-10-01T08:00:00+02:00',
     pending_email: null,
@@ -71,3 +74,6 @@ export const renderUsers = (path = '/users') => renderExposed('users', <ExposedU
 
 /** The Domains page group as the host mounts it (`domains/*`). */
 export const renderDomains = (path = '/domains') => renderExposed('domains', <ExposedDomains />, path);
+
+/** Admin → Directory as the host mounts it (`directory`). */
+export const renderDirectory = (path = '/directory') => renderExposed('directory', <ExposedDirectory />, path);

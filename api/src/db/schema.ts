@@ -1,4 +1,11 @@
-import type { DigestFrequency, DigestLanguage, HistoryAction, HistoryTargetKind, Role, UserSource } from '@qc/contracts';
+import type {
+  DigestFrequency,
+  DigestLanguage,
+  HistoryAction,
+  HistoryTargetKind,
+  Role,
+  UserSource,
+} from '@qc/contracts';
 
 /**
  * Row types of every table. Timestamps are epoch milliseconds (integers in both dialects, so

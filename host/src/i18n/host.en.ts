@@ -45,6 +45,10 @@ const en: typeof host = {
     totp_restart: 'Enter your e-mail address and password again.',
     totp_expired: 'The verification has expired. Please sign in again.',
     partial_token_missing: 'Partial token not available',
+    directory_unavailable: 'The directory cannot be reached; try again shortly. Local accounts still work.',
+    directory_no_domain: 'None of your addresses is in one of this console’s domains. Contact your administrator.',
+    directory_address_conflict:
+      'One of your addresses already belongs to another account of this console. Contact your administrator.',
     copyright: '© {{year}} Quarantine Console',
     top_bar: 'Top bar',
   },
@@ -57,6 +61,7 @@ const en: typeof host = {
     statistics: 'Statistics',
     users: 'Users',
     domains: 'Domains',
+    directory: 'Directory',
     filters: 'Filters',
     rspamd: 'Standard filters',
     apanel_filters: 'Control-panel filters',

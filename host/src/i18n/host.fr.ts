@@ -45,6 +45,12 @@ const host = {
     totp_restart: 'Saisissez à nouveau votre adresse e-mail et votre mot de passe.',
     totp_expired: 'La vérification a expiré. Veuillez vous reconnecter.',
     partial_token_missing: 'Jeton partiel non disponible',
+    directory_unavailable:
+      'L’annuaire est injoignable\u00a0; réessayez dans quelques instants. Les comptes locaux fonctionnent toujours.',
+    directory_no_domain:
+      'Aucune de vos adresses n’appartient à un domaine de cette console. Contactez votre administrateur.',
+    directory_address_conflict:
+      'Une de vos adresses appartient déjà à un autre compte de la console. Contactez votre administrateur.',
     copyright: '© {{year}} Quarantine Console',
     top_bar: 'Barre supérieure',
   },
@@ -57,6 +63,7 @@ const host = {
     statistics: 'Statistiques',
     users: 'Utilisateurs',
     domains: 'Domaines',
+    directory: 'Annuaire',
     filters: 'Filtres',
     rspamd: 'Filtres standard',
     apanel_filters: 'Filtres du panneau de contrôle',

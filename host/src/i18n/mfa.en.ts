@@ -39,6 +39,7 @@ const en: typeof mfa = {
   password: 'Password',
   password_required: 'Please enter your password',
   password_wrong: 'Incorrect password',
+  password_help_directory: 'The password of your organisation’s directory, the one you sign in with.',
   disable_title: 'Turn off two-factor authentication',
   disable_help: 'Enter your password to confirm. Your backup codes will be deleted and your other sessions signed out.',
   disable_submit: 'Turn off',

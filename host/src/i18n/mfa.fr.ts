@@ -43,6 +43,8 @@ const mfa = {
   password: 'Mot de passe',
   password_required: 'Veuillez saisir votre mot de passe',
   password_wrong: 'Mot de passe incorrect',
+  password_help_directory:
+    'Le mot de passe de l’annuaire de votre organisation, celui avec lequel vous vous connectez.',
   disable_title: 'Désactiver l’authentification à deux facteurs',
   disable_help:
     'Saisissez votre mot de passe pour confirmer. Vos codes de secours seront supprimés et vos autres sessions fermées.',

@@ -26,6 +26,13 @@ const en: typeof shell = {
       email_invalid: 'Invalid e-mail address',
       external_notice:
         'Your account is managed by an external directory: only your first and last name can be changed here.',
+      managed_ldap:
+        'You sign in with your organisation’s directory and its password: your e-mail, addresses, username and password are managed there. Only your first and last name can be changed here.',
+      managed_oidc:
+        'You sign in with your organisation’s single sign-on (SSO): your e-mail, addresses, username and password are managed there. Only your first and last name can be changed here.',
+      addresses: 'Your addresses',
+      addresses_help: 'Mail received at any of these addresses is yours (quarantine, lists, digests).',
+      primary: 'Primary',
       pending_email:
         'A confirmation link was sent to {{email}}. The new address will be used once the link is opened and confirmed.',
       username_taken: 'This username is already taken',

@@ -31,6 +31,13 @@ const shell = {
       email_invalid: 'Adresse e-mail invalide',
       external_notice:
         'Votre compte est géré par un annuaire externe\u00a0: seuls le prénom et le nom peuvent être modifiés ici.',
+      managed_ldap:
+        'Vous vous connectez avec l’annuaire de votre organisation, et son mot de passe\u00a0: votre adresse e-mail, vos adresses, votre nom d’utilisateur et votre mot de passe y sont gérés. Seuls le prénom et le nom peuvent être modifiés ici.',
+      managed_oidc:
+        'Vous vous connectez par l’authentification unique (SSO) de votre organisation\u00a0: votre adresse e-mail, vos adresses, votre nom d’utilisateur et votre mot de passe y sont gérés. Seuls le prénom et le nom peuvent être modifiés ici.',
+      addresses: 'Vos adresses',
+      addresses_help: 'Le courrier reçu à chacune de ces adresses est le vôtre (quarantaine, listes, résumés).',
+      primary: 'Principale',
       pending_email:
         'Un lien de confirmation a été envoyé à {{email}}. La nouvelle adresse sera utilisée une fois le lien ouvert et confirmé.',
       username_taken: 'Ce nom d’utilisateur est déjà pris',

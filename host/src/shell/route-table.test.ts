@@ -28,6 +28,7 @@ describe('the one route table (DESIGN §3)', () => {
       'Statistiques',
       'Utilisateurs',
       'Domaines',
+      'Annuaire',
       'Filtres standard',
       'Filtres du panneau de contrôle',
       'Règles système',
@@ -41,9 +42,10 @@ describe('the one route table (DESIGN §3)', () => {
 
   it('hides the entries of a remote missing from /remotes.json (once it is known)', () => {
     expect(labels('user', {})).toEqual(['Paramètres']);
-    // remote-admin not deployed: no Users nor Domains entry, the rest stays.
+    // remote-admin not deployed: no Users, Domains nor Directory entry, the rest stays.
     expect(labels('admin', { remote_mail: 'x' })).not.toContain('Utilisateurs');
     expect(labels('admin', { remote_mail: 'x' })).not.toContain('Domaines');
+    expect(labels('admin', { remote_mail: 'x' })).not.toContain('Annuaire');
     // remote-rspamd not deployed: no Filters entries; remote-haraka (issue 19) likewise.
     const withoutRspamd = labels('admin', { remote_mail: 'x', remote_admin: 'x', remote_haraka: 'x' });
     for (const name of ['Filtres standard', 'Filtres du panneau de contrôle', 'Règles système'])
@@ -67,6 +69,7 @@ describe('the one route table (DESIGN §3)', () => {
     expect(role('users')).toBe('domain_admin');
     for (const id of [
       'domains',
+      'directory',
       'rspamd',
       'apanel_filters',
       'system_rules',
@@ -78,9 +81,11 @@ describe('the one route table (DESIGN §3)', () => {
       expect(role(id)).toBe('admin');
     expect(remoteId(ROUTES[0]!)).toBe('remote_mail/Dashboard');
     const entry = (id: string) => ROUTES.find((r) => r.id === id)!;
-    expect([entry('users'), entry('domains')].map((e) => [remoteId(e), e.path, e.ready])).toEqual([
+    expect([entry('users'), entry('domains'), entry('directory')].map((e) => [remoteId(e), e.path, e.ready])).toEqual([
       ['remote_admin/Users', 'users/*', true],
       ['remote_admin/Domains', 'domains/*', true],
+      // Issue 31: Admin → Directory.
+      ['remote_admin/Directory', 'directory', true],
     ]);
     // Issue 17: remote-rspamd's three page groups (spec §2's eleven rspamd/* routes among them).
     expect(

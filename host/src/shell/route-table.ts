@@ -85,6 +85,16 @@ export const ROUTES: readonly RouteEntry[] = [
     ready: true,
     nav: {},
   },
+  // Admin → Directory (issue 31): the LDAP / AD settings in force and a test of one login.
+  {
+    id: 'directory',
+    path: 'directory',
+    href: '/directory',
+    role: 'admin',
+    remote: { container: 'remote_admin', module: 'Directory' },
+    ready: true,
+    nav: {},
+  },
   {
     id: 'rspamd',
     path: 'rspamd/*',

@@ -89,6 +89,7 @@ const en: typeof historyPages = {
       is_external: 'External user',
       is_active: 'Active account',
       mfa_required: '2FA required',
+      addresses: 'Addresses',
       password: 'Password',
       name: 'Domain name',
       description: 'Description',

@@ -87,6 +87,7 @@ const historyPages = {
       is_external: 'Utilisateur externe',
       is_active: 'Compte actif',
       mfa_required: '2FA obligatoire',
+      addresses: 'Adresses',
       password: 'Mot de passe',
       name: 'Nom de domaine',
       description: 'Description',

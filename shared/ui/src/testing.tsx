@@ -140,6 +140,8 @@ export const adminAccount = () => ({
   role: 'admin' as const,
   domain: null,
   is_external: false,
+  source: 'local' as const,
+  addresses: ['admin@example.com'],
   mfa_enabled: false,
   date_joined: '2026-01-01T00:00:00Z',
   pending_email: null,

@@ -1,7 +1,8 @@
 import { HttpError } from '../../lib/http-error';
+import { normaliseDn } from './directory';
 
-/** The console's key of a directory person: their DN, without case or spaces after commas. */
-export const dnKey = (dn: string) => dn.replace(/,\s+/g, ',').toLowerCase();
+/** The console's key of a directory person (users.external_id): their DN, normalised. */
+export const dnKey = normaliseDn;
 
 export const directoryUnavailable = () =>
   new HttpError(503, 'directory_unavailable', 'The directory cannot be reached; local accounts can still sign in.');

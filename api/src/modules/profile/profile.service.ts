@@ -10,6 +10,7 @@ import {
 } from '@qc/contracts';
 import type { AppContext } from '../../app-context';
 import { isUniqueViolation, type Db } from '../../db/database';
+import { otherOwners } from '../users/user-addresses.repository';
 import { HttpError, unauthorized } from '../../lib/http-error';
 import { newId } from '../../lib/ids';
 import { createKeyedHash } from '../../lib/secret-box';
@@ -241,8 +242,9 @@ export async function updateProfile(
     if (owner && owner.id !== user.id) throw usernameTaken();
   }
   if (email !== undefined) {
-    const other = await findUserByEmail(deps.db, email);
-    await sendConfirmation(deps, user, email, other !== undefined && other.id !== user.id);
+    // Another account's e-mail or alias (issue 31: one owner per address).
+    const taken = (await otherOwners(deps.db, user.id, [email])).size > 0;
+    await sendConfirmation(deps, user, email, taken);
     await noticeOldAddress(deps, user, email, log);
   }
   await updateProfileFields(deps.db, user.id, {
@@ -266,8 +268,7 @@ export async function confirmEmail(deps: ProfileDeps, auth: AuthContext, token: 
       token: 'This confirmation link has expired.',
     });
   }
-  const other = await findUserByEmail(deps.db, row.new_email);
-  if (other && other.id !== row.user_id) throw emailTaken();
+  if ((await otherOwners(deps.db, row.user_id, [row.new_email])).size) throw emailTaken();
   try {
     await deps.db.transaction().execute(async (trx) => {
       if (!(await claimEmailChange(trx, row.id, now))) throw invalidLink();

@@ -1,4 +1,5 @@
 import { AdminUser, CurrentUser } from '@qc/contracts';
+import { EMAIL_IN_USE_SUBJECT } from '../profile/profile.service';
 import { bearer, createTestApp, PASSWORD, type TestApp } from '../../test/helpers';
 import { updateManagedUser, UNAUDITED_SYSTEM } from './users-admin.service';
 import type { UserRow } from './users.repository';
@@ -144,6 +145,22 @@ test("a directory user's identity is read-only: 400 directory_managed per field;
   const deactivate = await patch(other.id, { is_active: false });
   expect(deactivate.statusCode).toBe(200);
   expect(deactivate.json()).toMatchObject({ source: 'ldap', is_active: false });
+});
+
+test("a user's own e-mail change to someone else's alias gets the 'address in use' mail, never a link", async () => {
+  await patch(bob.id, { addresses: ['info@b.example', 'bob@b.example', 'shared@b.example'] });
+  const zoe = await t.createUser({ email: 'zed@b.example', role: 'user', domain: 'b.example' });
+  const { access } = await t.login(zoe.email);
+  const sent = t.mails.length;
+  const res = await t.app.inject({
+    method: 'PATCH',
+    url: '/api/users/me/',
+    headers: bearer(access),
+    payload: { email: 'shared@b.example', current_password: PASSWORD },
+  });
+  expect(res.statusCode).toBe(200);
+  const mail = t.mails.slice(sent).find((m) => m.to === 'shared@b.example');
+  expect(mail?.subject).toBe(EMAIL_IN_USE_SUBJECT);
 });
 
 test('deleting a user frees their addresses', async () => {

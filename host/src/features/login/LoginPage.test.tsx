@@ -98,6 +98,31 @@ describe('/login (spec §2, §5, §8)', () => {
     expect(screen.getByRole('button', { name: 'Se connecter' })).toBeEnabled();
   });
 
+  it.each([
+    [
+      503,
+      'directory_unavailable',
+      'L’annuaire est injoignable\u00a0; réessayez dans quelques instants. Les comptes locaux fonctionnent toujours.',
+    ],
+    [
+      403,
+      'directory_no_domain',
+      'Aucune de vos adresses n’appartient à un domaine de cette console. Contactez votre administrateur.',
+    ],
+    [
+      403,
+      'directory_address_conflict',
+      'Une de vos adresses appartient déjà à un autre compte de la console. Contactez votre administrateur.',
+    ],
+  ])('a sign-in through the directory refused with %i %s says why (issue 31)', async (status, code, text) => {
+    answerLogin(() => jsonResponse(status, { detail: 'refused', code }));
+    renderWithTheme(<LoginPage />);
+    await fillAndSubmit('jane@example.com', 'secret');
+    await waitFor(() => expect(noticeTitles()).toEqual([`error:${text}`]));
+    expect(useSession.getState().isAuthenticated).toBe(false);
+    expect(screen.getByRole('button', { name: 'Se connecter' })).toBeEnabled();
+  });
+
   it('a rate-limited sign-in (429) shows its own notice', async () => {
     answerLogin(() => jsonResponse(429, { detail: 'Too many', code: 'rate_limited' }));
     renderWithTheme(<LoginPage />);

@@ -12,4 +12,16 @@ describe('a failed sign-in step in words (spec §8)', () => {
       'host:login.error',
     );
   });
+
+  it('the directory’s refusals (issue 31) by their code, a 503 directory_unavailable before the 5xx rule', () => {
+    expect(loginErrorKey(new AuthError('LDAP down', 503, 'directory_unavailable'), 'password')).toBe(
+      'host:login.directory_unavailable',
+    );
+    expect(loginErrorKey(new AuthError('no domain', 403, 'directory_no_domain'), 'password')).toBe(
+      'host:login.directory_no_domain',
+    );
+    expect(loginErrorKey(new AuthError('taken', 403, 'directory_address_conflict'), 'password')).toBe(
+      'host:login.directory_address_conflict',
+    );
+  });
 });

@@ -15,15 +15,19 @@ export type MfaPasswordAction = 'disable' | 'regenerate';
 
 /**
  * Turning MFA off, or new backup codes (spec §4): both confirmed with the account password (a wrong
- * one is a 400 errors.password, shown on the field). New codes are then shown once.
+ * one is a 400 errors.password, shown on the field). New codes are then shown once. A directory
+ * user (issue 31) has no console password: theirs is the directory's, as the field's help says.
  */
 export function MfaPasswordModal({
   action,
   account,
+  directory = false,
   onClose,
 }: {
   action: MfaPasswordAction;
   account: string;
+  /** The account signs in with the directory's password (source `ldap`). */
+  directory?: boolean;
   onClose: () => void;
 }) {
   const { t } = useTranslation('host');
@@ -83,6 +87,7 @@ export function MfaPasswordModal({
             <Form.Item
               name="password"
               label={t('mfa.password')}
+              extra={directory ? t('mfa.password_help_directory') : undefined}
               rules={[{ required: true, message: t('mfa.password_required') }]}
             >
               <PasswordInput autoComplete="current-password" autoFocus data-testid="mfa-password" />

@@ -296,3 +296,70 @@ describe('/profile: password change (spec §5, §8)', () => {
     expect(useSession.getState().isAuthenticated).toBe(true);
   });
 });
+
+describe('/profile: a directory or SSO account (issue 31)', () => {
+  const LDAP_USER = {
+    ...USER,
+    source: 'ldap' as const,
+    addresses: ['jane@example.com', 'j.doe@example.com', 'sales@example.com'],
+    mfa_enabled: true,
+  };
+
+  it('every address shown (primary first), read-only; no password change; the directory said', async () => {
+    signIn(LDAP_USER);
+    const { calls } = mockApi((c) =>
+      c.method === 'PATCH' ? jsonResponse(200, { ...LDAP_USER, first_name: 'Janet' }) : jsonResponse(200, LDAP_USER),
+    );
+    renderPage(<ProfilePage />);
+    const addresses = within(screen.getByTestId('profile-addresses'));
+    expect(addresses.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'jane@example.comPrincipale',
+      'j.doe@example.com',
+      'sales@example.com',
+    ]);
+    expect(screen.getByTestId('profile-managed-notice')).toHaveTextContent(
+      'Vous vous connectez avec l’annuaire de votre organisation',
+    );
+    expect(screen.queryByTestId('profile-external-notice')).toBeNull();
+    // No console password to change: the section is not there at all.
+    expect(screen.queryByTestId('profile-section-password')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Changer le mot de passe' })).toBeNull();
+    // The directory's fields are read-only (and described by the notice); the names are the console's.
+    expect(infoSection().getByLabelText('Nom d’utilisateur')).toBeDisabled();
+    expect(infoSection().getByLabelText('Adresse e-mail')).toBeDisabled();
+    expect(infoSection().getByLabelText('Adresse e-mail')).toHaveAccessibleDescription(
+      expect.stringContaining('annuaire') as string,
+    );
+    const user = userEvent.setup();
+    const first = infoSection().getByLabelText('Prénom');
+    await user.clear(first);
+    await user.type(first, 'Janet');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(noticeTitles()).toEqual(['success:Profil mis à jour avec succès']));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ first_name: 'Janet' });
+
+    // Turning two-factor off asks for a password: the directory's, as its help says.
+    await user.click(within(screen.getByTestId('profile-section-mfa')).getByRole('button', { name: 'Désactiver' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Désactiver l’authentification à deux facteurs' });
+    expect(within(dialog).getByLabelText('Mot de passe')).toHaveAccessibleDescription(
+      'Le mot de passe de l’annuaire de votre organisation, celui avec lequel vous vous connectez.',
+    );
+  });
+
+  it('an SSO account: says so, in English too; a local account keeps its password form', async () => {
+    await act(() => changeLanguage('en'));
+    signIn({ ...USER, source: 'oidc', addresses: ['jane@example.com'] });
+    mockApi(() => jsonResponse(200, USER));
+    const { unmount } = renderPage(<ProfilePage />);
+    expect(screen.getByTestId('profile-managed-notice')).toHaveTextContent(
+      'You sign in with your organisation’s single sign-on (SSO)',
+    );
+    expect(screen.queryByTestId('profile-section-password')).toBeNull();
+    expect(within(screen.getByTestId('profile-addresses')).getAllByRole('listitem')).toHaveLength(1);
+    unmount();
+    signIn();
+    renderPage(<ProfilePage />);
+    expect(screen.getByTestId('profile-section-password')).toBeInTheDocument();
+    expect(screen.queryByTestId('profile-managed-notice')).toBeNull();
+  });
+});

@@ -1,7 +1,10 @@
 import Card from 'antd/es/card';
 import Descriptions from 'antd/es/descriptions';
 import Flex from 'antd/es/flex';
+import Tag from 'antd/es/tag';
+import Typography from 'antd/es/typography';
 import { errorMessageKey } from '@qc/api-client';
+import type { CurrentUser } from '@qc/contracts';
 import { PageError, PageHeader, PageLoading } from '@qc/ui';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,7 +30,38 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
-/** /profile (spec §2, §5): personal information, password, two-step verification. */
+/** Every address whose mail is the user's, the primary (their e-mail) first; read-only here (issue 31). */
+function Addresses({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation('host');
+  const list = user.addresses.length ? user.addresses : [user.email];
+  const ordered = list.includes(user.email) ? [user.email, ...list.filter((a) => a !== user.email)] : list;
+  return (
+    <Flex vertical gap={4}>
+      <ul
+        aria-label={t('profile.info.addresses')}
+        style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: 4 }}
+        data-testid="profile-addresses"
+      >
+        {ordered.map((a) => (
+          <li key={a}>
+            <Flex gap={8} align="center" wrap>
+              <span style={{ overflowWrap: 'anywhere' }}>{a}</span>
+              {a === user.email ? <Tag color="blue">{t('profile.info.primary')}</Tag> : null}
+            </Flex>
+          </li>
+        ))}
+      </ul>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {t('profile.info.addresses_help')}
+      </Typography.Text>
+    </Flex>
+  );
+}
+
+/**
+ * /profile (spec §2, §5): personal information, password, two-step verification. A directory or
+ * SSO account (issue 31) has no console password: no password change (its identity is managed there).
+ */
 export default function ProfilePage() {
   const { t } = useTranslation('host');
   const me = useMe();
@@ -45,13 +79,21 @@ export default function ProfilePage() {
             items={[
               { key: 'role', label: t('profile.info.role'), children: t(`common:roles.${user.role}`) },
               { key: 'domain', label: t('profile.info.domain'), children: user.domain?.name ?? '—' },
+              {
+                key: 'addresses',
+                label: t('profile.info.addresses'),
+                span: 'filled',
+                children: <Addresses user={user} />,
+              },
             ]}
           />
           <ProfileForm user={user} />
         </Section>
-        <Section id="password" title={t('profile.password.title')}>
-          <PasswordForm />
-        </Section>
+        {user.source === 'local' ? (
+          <Section id="password" title={t('profile.password.title')}>
+            <PasswordForm />
+          </Section>
+        ) : null}
         <Section id="mfa" title={t('mfa.title')}>
           <MfaSection user={user} />
         </Section>

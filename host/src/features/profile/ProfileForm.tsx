@@ -56,9 +56,15 @@ export function profileFieldError(
   return t('profile.info.too_long', { max: NAME_MAX });
 }
 
+/**
+ * Username and e-mail set elsewhere: an external user's (spec §6), or a directory or SSO account's
+ * (issue 31: the API refuses them with directory_managed).
+ */
+export const identityLocked = (user: CurrentUser) => user.is_external || user.source !== 'local';
+
 /** True when `email` (as typed) is another address than the user's: the current password is then needed. */
 export function emailChanged(user: CurrentUser, email: unknown): boolean {
-  if (user.is_external || typeof email !== 'string') return false;
+  if (identityLocked(user) || typeof email !== 'string') return false;
   const v = email.trim().toLowerCase();
   return v !== '' && v !== user.email.toLowerCase();
 }
@@ -73,7 +79,7 @@ export function profileChanges(user: CurrentUser, v: ProfileValues): ProfileUpda
   const last = v.last_name.trim();
   if (first !== user.first_name) changes.first_name = first;
   if (last !== user.last_name) changes.last_name = last;
-  if (!user.is_external) {
+  if (!identityLocked(user)) {
     if (v.username !== user.username) changes.username = v.username;
     const email = v.email.trim();
     if (email.toLowerCase() !== user.email.toLowerCase()) {
@@ -96,7 +102,9 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
   const update = useUpdateProfile();
   // The session's user holds it (GET /api/users/me/): it is still shown after a reload.
   const pendingEmail = user.pending_email;
-  const external = user.is_external;
+  const external = identityLocked(user);
+  const managed = user.source !== 'local';
+  const noticeId = managed ? 'profile-managed-notice' : 'profile-external-notice';
   const emailValue: unknown = Form.useWatch('email', form);
   const askPassword = emailChanged(user, emailValue);
 
@@ -154,10 +162,10 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
         <Alert
           type="info"
           showIcon
-          id="profile-external-notice"
-          title={t('profile.info.external_notice')}
+          id={noticeId}
+          title={managed ? t(`profile.info.managed_${user.source}`) : t('profile.info.external_notice')}
           style={{ marginBottom: 16 }}
-          data-testid="profile-external-notice"
+          data-testid={noticeId}
         />
       ) : null}
       <Row gutter={16}>
@@ -180,7 +188,7 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
               autoComplete="username"
               disabled={external}
               data-testid="profile-username"
-              {...(external ? { 'aria-describedby': 'profile-external-notice' } : {})}
+              {...(external ? { 'aria-describedby': noticeId } : {})}
             />
           </Form.Item>
         </Col>
@@ -204,7 +212,7 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
               autoComplete="email"
               disabled={external}
               data-testid="profile-email"
-              {...(external ? { 'aria-describedby': 'profile-external-notice' } : {})}
+              {...(external ? { 'aria-describedby': noticeId } : {})}
             />
           </Form.Item>
         </Col>

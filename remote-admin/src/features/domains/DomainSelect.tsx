@@ -13,6 +13,7 @@ export interface DomainSelectProps {
   onChange?: (value: string | null) => void;
   placeholder?: string;
   allowClear?: boolean;
+  disabled?: boolean;
   status?: 'error' | '';
   'aria-describedby'?: string;
   'data-testid'?: string;
@@ -30,6 +31,7 @@ export function DomainSelect({
   onChange,
   placeholder,
   allowClear,
+  disabled,
   status,
   style,
   ...rest
@@ -61,6 +63,7 @@ export function DomainSelect({
       options={options}
       placeholder={placeholder ?? t('form.domain_placeholder')}
       allowClear={allowClear}
+      disabled={disabled}
       showSearch={{ filterOption: false, onSearch: setSearch }}
       loading={list.isFetching}
       notFoundContent={list.isPending ? null : t('domains.empty')}

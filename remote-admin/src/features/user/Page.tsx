@@ -10,9 +10,10 @@ import { DetailStates, NotFound } from '../detail/DetailStates';
 import { fullName } from '../users/users.columns';
 import { useUser } from '../users/users.queries';
 import type { AdminUser } from '../users/users.types';
-import { MfaTag, RoleTag, StatusTags } from '../users/UserTags';
+import { MfaTag, RoleTag, SourceTag, StatusTags } from '../users/UserTags';
 import { DeleteUser } from './DeleteUser';
 import { UserEditForm } from './UserEditForm';
+import { UserAddresses } from './UserAddresses';
 import { PendingInvitation, UserSecurity } from './UserSecurity';
 
 /** Spec §8-like "User not found": unknown, or outside what the caller administers (the API answers 404). */
@@ -61,6 +62,7 @@ function UserDetail({ user }: { user: AdminUser }) {
             <span>{fullName(user) ? `${fullName(user)} · ${user.username}` : user.username}</span>
             <Flex gap={4} wrap component="span">
               <RoleTag role={user.role} />
+              <SourceTag source={user.source} />
               <StatusTags user={user} />
               <MfaTag user={user} />
             </Flex>
@@ -77,6 +79,7 @@ function UserDetail({ user }: { user: AdminUser }) {
         column={{ xs: 1, sm: 2 }}
         style={{ marginBottom: 24 }}
         items={[
+          { key: 'source', label: t('user.source'), children: t(`user.sources.${user.source}`) },
           {
             key: 'joined',
             label: t('user.joined'),
@@ -94,6 +97,11 @@ function UserDetail({ user }: { user: AdminUser }) {
         ]}
       />
       <UserEditForm user={user} canManage={canManage} isAdmin={isAdmin} isSelf={isSelf} />
+      <UserAddresses
+        user={user}
+        editable={canManage && user.source === 'local'}
+        domainAdminOf={isAdmin ? null : (me?.domain?.name ?? null)}
+      />
       {user.invitation_pending && canManage ? <PendingInvitation user={user} /> : null}
       <UserSecurity user={user} canManage={canManage} />
       {canManage ? <DeleteUser user={user} isSelf={isSelf} /> : null}

@@ -9,19 +9,12 @@ import Switch from 'antd/es/switch';
 import Tooltip from 'antd/es/tooltip';
 import Typography from 'antd/es/typography';
 import { notify } from '@qc/ui-state';
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError, useFormRefusal } from '../forms/FormError';
-import {
-  confirmRules,
-  emailRules,
-  passwordRules,
-  roleOptions,
-  USER_FORM_FIELDS,
-  usernameRules,
-} from '../users/user-form';
+import { confirmRules, passwordRules, roleOptions, USER_FORM_FIELDS, usernameRules } from '../users/user-form';
 import { useUpdateUser } from '../users/users.queries';
-import type { AdminUser, Role, UserUpdate } from '../users/users.types';
+import { isManagedElsewhere, type AdminUser, type Role, type UserUpdate } from '../users/users.types';
 import { DomainField, NameFields } from '../users/UserFields';
 
 interface EditValues {
@@ -119,22 +112,29 @@ export function UserEditForm({
   const base = useId();
   const values = Form.useWatch([], form) as Partial<EditValues> | undefined;
 
-  const identityLocked = user.is_external || !canManage;
+  // A directory or SSO account: its identity, role, domain and password are set there (issue 31).
+  const managed = isManagedElsewhere(user);
+  const managedHelp = managed ? t(`user.managed.field_${user.source}`) : null;
+  const identityLocked = user.is_external || !canManage || managed;
+  // The e-mail is the primary address: a local account's is chosen in the addresses editor.
   const editable = new Set<keyof UserUpdate>(
     !canManage
       ? []
       : [
-          ...(identityLocked ? [] : (['email', 'username'] as const)),
+          ...(identityLocked ? [] : (['username'] as const)),
           'first_name',
           'last_name',
           'is_external',
           'mfa_required',
-          'password',
+          ...(managed ? [] : (['password'] as const)),
           ...(isSelf ? [] : (['is_active'] as const)),
-          ...(isAdmin && !isSelf ? (['role'] as const) : []),
-          ...(isAdmin ? (['domain_id'] as const) : []),
+          ...(isAdmin && !isSelf && !managed ? (['role'] as const) : []),
+          ...(isAdmin && !managed ? (['domain_id'] as const) : []),
         ],
   );
+  const emailHelp = managedHelp ?? (canManage && !user.is_external ? t('form.email_primary_help') : null);
+  // A new primary address chosen in the addresses editor is the e-mail shown here.
+  useEffect(() => form.setFieldsValue({ email: user.email }), [form, user.email]);
   const changes = values ? changesOf(values, user, editable) : {};
   const dirty = Object.keys(changes).length > 0;
 
@@ -157,6 +157,15 @@ export function UserEditForm({
 
   return (
     <Card title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('user.details')}</h2>} style={{ marginBottom: 24 }}>
+      {managed ? (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={t(`user.managed.${user.source}`)}
+          data-testid="user-managed-notice"
+        />
+      ) : null}
       {user.is_external ? (
         <Alert
           type="info"
@@ -187,17 +196,13 @@ export function UserEditForm({
         data-testid="user-form"
       >
         <Flex gap={16} wrap>
-          <Form.Item
-            name="email"
-            label={t('form.email')}
-            rules={identityLocked ? [] : emailRules(t)}
-            style={{ flex: '1 1 280px' }}
-          >
-            <Input type="email" readOnly={identityLocked} autoComplete="off" data-testid="user-email" />
+          <Form.Item name="email" label={t('form.email')} extra={emailHelp} style={{ flex: '1 1 280px' }}>
+            <Input type="email" readOnly autoComplete="off" data-testid="user-email" />
           </Form.Item>
           <Form.Item
             name="username"
             label={t('form.username')}
+            extra={managedHelp}
             rules={identityLocked ? [] : usernameRules(t, true)}
             style={{ flex: '1 1 280px' }}
           >
@@ -207,10 +212,20 @@ export function UserEditForm({
         <NameFields basis={280} testPrefix="user" />
         {isAdmin ? (
           <Flex gap={16} wrap>
-            <Form.Item name="role" label={t('form.role')} style={{ flex: '1 1 280px' }} extra={selfRole}>
-              <Select<Role> disabled={Boolean(selfRole)} options={roleOptions(t)} data-testid="user-role-select" />
+            <Form.Item name="role" label={t('form.role')} style={{ flex: '1 1 280px' }} extra={managedHelp ?? selfRole}>
+              <Select<Role>
+                disabled={Boolean(selfRole) || managed}
+                options={roleOptions(t)}
+                data-testid="user-role-select"
+              />
             </Form.Item>
-            <DomainField basis={280} placeholder={t('form.no_domain')} testId="user-domain-select" />
+            <DomainField
+              basis={280}
+              placeholder={t('form.no_domain')}
+              testId="user-domain-select"
+              disabled={managed}
+              extra={managedHelp}
+            />
           </Flex>
         ) : (
           <Typography.Paragraph type="secondary" data-testid="user-domain">
@@ -241,7 +256,7 @@ export function UserEditForm({
         >
           <Switch data-testid="user-external" />
         </Form.Item>
-        {canManage ? (
+        {canManage && !managed ? (
           <Flex gap={16} wrap>
             <Form.Item
               name="password"

@@ -1,5 +1,5 @@
 import { DEFAULT_PREFERENCES, usePreferences } from '@qc/ui-state';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   adminUser,
@@ -85,6 +85,39 @@ describe('users list', () => {
     expect(bob).toHaveTextContent('Jamais');
     expect(within(invited).getByTestId('user-mfa')).toHaveTextContent('2FA exigée');
     expect(within(invited).getByTestId('user-invitation')).toHaveTextContent('Invitation en attente');
+  });
+
+  it('issue 31: a directory or SSO account is tagged so; other addresses are a "+N" that lists them', async () => {
+    const DIRECTORY = adminUser({
+      id: 'u5',
+      email: 'dir@a.example',
+      username: 'dir',
+      source: 'ldap',
+      addresses: ['dir@a.example', 'alias@a.example', 'shared@a.example'],
+    });
+    const SSO = adminUser({ id: 'u6', email: 'sso@a.example', username: 'sso', source: 'oidc' });
+    mockApi((call) =>
+      call.path === '/api/users/'
+        ? jsonResponse(200, { results: [JANE, DIRECTORY, SSO], next_cursor: null })
+        : jsonResponse(200, { results: [], next_cursor: null }),
+    );
+    renderUsers();
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const [jane, directory, sso] = rows() as [HTMLElement, HTMLElement, HTMLElement];
+    expect(within(jane).queryByTestId('user-source')).toBeNull();
+    expect(within(jane).queryByTestId('user-more-addresses')).toBeNull();
+    expect(within(directory).getByTestId('user-source')).toHaveTextContent('Annuaire');
+    expect(within(sso).getByTestId('user-source')).toHaveTextContent('SSO');
+    // "+2", named with the addresses for screen readers; the tooltip lists them on focus (keyboard).
+    const more = within(directory).getByRole('button', { name: /^\+2/ });
+    expect(more).toHaveAccessibleName('+2 (2 autres adresses\u00a0: alias@a.example, shared@a.example)');
+    act(() => more.focus());
+    const tip = await screen.findByRole('tooltip');
+    expect(
+      within(tip)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['alias@a.example', 'shared@a.example']);
   });
 
   it('filters and sort go to the URL and to the query (search, role, domain, state, two-factor, order)', async () => {

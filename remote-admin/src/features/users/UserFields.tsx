@@ -24,17 +24,31 @@ export function NameFields({ basis, testPrefix }: { basis: number; testPrefix: s
 }
 
 /** The user's domain (`domain_id`), checked again whenever the form's `role` changes: a domain_admin needs one. */
-export function DomainField({ basis, placeholder, testId }: { basis: number; placeholder?: string; testId: string }) {
+export function DomainField({
+  basis,
+  placeholder,
+  testId,
+  disabled,
+  extra,
+}: {
+  basis: number;
+  placeholder?: string;
+  testId: string;
+  /** Set elsewhere (a directory user's domain): shown, not changed. */
+  disabled?: boolean;
+  extra?: string | null;
+}) {
   const { t } = useTranslation('admin');
   return (
     <Form.Item
       name="domain_id"
       label={t('form.domain')}
       dependencies={['role']}
-      rules={domainRules(t)}
+      rules={disabled ? [] : domainRules(t)}
+      extra={extra}
       style={{ flex: `1 1 ${basis}px` }}
     >
-      <DomainSelect allowClear placeholder={placeholder} data-testid={testId} />
+      <DomainSelect allowClear={!disabled} disabled={disabled} placeholder={placeholder} data-testid={testId} />
     </Form.Item>
   );
 }

@@ -1,4 +1,7 @@
+import Button from 'antd/es/button';
 import Tag from 'antd/es/tag';
+import Tooltip from 'antd/es/tooltip';
+import { VisuallyHidden } from '@qc/ui';
 import { useTranslation } from 'react-i18next';
 import { mfaState, type AdminUser, type Role } from './users.types';
 
@@ -39,5 +42,49 @@ export function StatusTags({ user }: { user: Pick<AdminUser, 'is_active' | 'invi
         </Tag>
       ) : null}
     </>
+  );
+}
+
+const SOURCE_COLORS = { ldap: 'geekblue', oidc: 'purple' } as const;
+
+/** "Directory" or "SSO" for an account the directory or the SSO provider manages; nothing for a local one. */
+export function SourceTag({ source }: { source: AdminUser['source'] }) {
+  const { t } = useTranslation('admin');
+  if (source === 'local') return null;
+  return (
+    <Tag color={SOURCE_COLORS[source]} data-testid="user-source">
+      {t(`users.tags.source_${source}`)}
+    </Tag>
+  );
+}
+
+/**
+ * The addresses besides the primary one, as a small "+N" button: the list in a tooltip (hover or
+ * keyboard focus) and, for screen readers, in the button's name.
+ */
+export function OtherAddresses({ user }: { user: Pick<AdminUser, 'email' | 'addresses'> }) {
+  const { t } = useTranslation('admin');
+  const others = user.addresses.filter((a) => a !== user.email);
+  if (!others.length) return null;
+  return (
+    <Tooltip
+      trigger={['hover', 'focus', 'click']}
+      title={
+        <ul style={{ margin: 0, paddingInlineStart: 16 }}>
+          {others.map((a) => (
+            <li key={a} style={{ overflowWrap: 'anywhere' }}>
+              {a}
+            </li>
+          ))}
+        </ul>
+      }
+    >
+      <Button size="small" type="dashed" style={{ fontSize: 12, paddingInline: 6 }} data-testid="user-more-addresses">
+        {t('users.more_addresses', { count: others.length })}
+        <VisuallyHidden>
+          {` (${t('users.more_addresses_label', { count: others.length, addresses: others.join(', ') })})`}
+        </VisuallyHidden>
+      </Button>
+    </Tooltip>
   );
 }

@@ -100,6 +100,13 @@ const EXPLAINED_CODES = [
   'validation_error',
   'email_send_failed',
   'invitation_not_pending',
+  // Directory sign-in and several addresses per user (issue 31)
+  'address_taken',
+  'directory_managed',
+  'directory_unavailable',
+  'directory_not_configured',
+  'directory_no_domain',
+  'directory_address_conflict',
 ];
 
 /** The field a conflict code is about, when the API leaves `errors` out. */
@@ -130,10 +137,17 @@ export function formErrorsOf<F extends string>(error: unknown, t: T, shown: read
   const codeField = CODE_FIELDS[info.code];
   if (isShown(codeField)) byField.set(codeField, t(`errors.${info.code}`));
   let unplaced = false;
+  // A directory user's field (e-mail, role…) is the directory's: said as such, not "refused".
+  const managed = info.code === 'directory_managed';
   for (const field of Object.keys(info.errors ?? {})) {
     if (isShown(field)) {
       if (!byField.has(field))
-        byField.set(field, t(`errors.fields.${field}`, { defaultValue: t('errors.fields.other') }));
+        byField.set(
+          field,
+          managed
+            ? t('errors.directory_managed')
+            : t(`errors.fields.${field}`, { defaultValue: t('errors.fields.other') }),
+        );
     } else unplaced = true;
   }
   const fields = [...byField].map(([name, message]) => ({ name, errors: [message] }));

@@ -7,7 +7,7 @@ import { formatDateTime } from '@qc/ui';
 import type { TFunction } from 'i18next';
 import type { CSSProperties } from 'react';
 import { Link } from 'react-router-dom';
-import { MfaTag, RoleTag, StatusTags } from './UserTags';
+import { MfaTag, OtherAddresses, RoleTag, SourceTag, StatusTags } from './UserTags';
 import type { AdminUser, UserOrdering } from './users.types';
 
 /** A cell's link as wide as its cell, cut with an ellipsis there (full text in its title). */
@@ -57,6 +57,13 @@ export function userColumns(
       {u.email}
     </Link>
   );
+  // The primary address, then "+N" for the others (aliases, shared mailboxes).
+  const addresses = (u: AdminUser) => (
+    <Flex gap={4} align="center" style={{ minWidth: 0 }}>
+      <span style={{ minWidth: 0, flex: '0 1 auto' }}>{emailLink(u)}</span>
+      <OtherAddresses user={u} />
+    </Flex>
+  );
   const who = (u: AdminUser) => {
     const name = fullName(u);
     return (
@@ -68,6 +75,7 @@ export function userColumns(
   const extraTags = (u: AdminUser) => (
     <>
       {u.id === meId ? <Tag data-testid="user-you">{t('you')}</Tag> : null}
+      <SourceTag source={u.source} />
       {u.is_external ? <Tag>{t('users.tags.external')}</Tag> : null}
     </>
   );
@@ -80,7 +88,7 @@ export function userColumns(
         title: t('users.columns.user'),
         render: (_: unknown, u) => (
           <Flex vertical gap={4} style={{ minWidth: 0 }} data-testid="user-summary">
-            {emailLink(u)}
+            {addresses(u)}
             {who(u)}
             <Flex gap={4} wrap>
               <RoleTag role={u.role} />
@@ -107,7 +115,7 @@ export function userColumns(
       sortDirections: SORT_DIRECTIONS,
       render: (_: string, u) => (
         <Flex vertical gap={2} style={{ minWidth: 0 }}>
-          {emailLink(u)}
+          {addresses(u)}
           {who(u)}
         </Flex>
       ),

@@ -1,16 +1,30 @@
 import {
+  ADDRESSES_MAX as CONTRACT_ADDRESSES_MAX,
+  DIRECTORY_REFUSALS as CONTRACT_REFUSALS,
+  DIRECTORY_TEST_OUTCOMES as CONTRACT_OUTCOMES,
+  DIRECTORY_ADDRESS_REASONS as CONTRACT_REASONS,
   DOMAIN_DESCRIPTION_MAX as CONTRACT_DESCRIPTION_MAX,
   MFA_FILTERS as CONTRACT_MFA_FILTERS,
   NAME_MAX as CONTRACT_NAME_MAX,
   USER_ORDERINGS as CONTRACT_ORDERINGS,
   USERNAME_MAX as CONTRACT_USERNAME_MAX,
   USERNAME_PATTERN as CONTRACT_USERNAME_PATTERN,
+  USER_SOURCES as CONTRACT_SOURCES,
   UserCreate,
 } from '@qc/contracts';
+import { DIRECTORY_ADDRESS_REASONS, DIRECTORY_REFUSALS, DIRECTORY_TEST_OUTCOMES } from '../directory/directory.types';
 import { DOMAIN_DESCRIPTION_MAX } from '../domains/domains.types';
 import { isValidEmail } from './user-form';
 import { readUserFilters, toUserListQuery, writeUserFilters } from './users.filters';
-import { MFA_FILTERS, NAME_MAX, USER_ORDERINGS, USERNAME_MAX, USERNAME_PATTERN } from './users.types';
+import {
+  ADDRESSES_MAX,
+  MFA_FILTERS,
+  NAME_MAX,
+  USER_ORDERINGS,
+  USER_SOURCES,
+  USERNAME_MAX,
+  USERNAME_PATTERN,
+} from './users.types';
 
 // The front end mirrors these instead of importing them: @qc/contracts builds zod schemas when loaded.
 describe('mirrors of @qc/contracts', () => {
@@ -23,6 +37,14 @@ describe('mirrors of @qc/contracts', () => {
       CONTRACT_DESCRIPTION_MAX,
     ]);
     expect(USERNAME_PATTERN.source).toBe(CONTRACT_USERNAME_PATTERN.source);
+  });
+
+  it('issue 31: account sources, the addresses limit, the directory test’s outcomes, refusals and reasons', () => {
+    expect([...USER_SOURCES].sort()).toEqual([...CONTRACT_SOURCES].sort());
+    expect(ADDRESSES_MAX).toBe(CONTRACT_ADDRESSES_MAX);
+    expect([...DIRECTORY_TEST_OUTCOMES].sort()).toEqual([...CONTRACT_OUTCOMES].sort());
+    expect([...DIRECTORY_REFUSALS].sort()).toEqual([...CONTRACT_REFUSALS].sort());
+    expect([...DIRECTORY_ADDRESS_REASONS].sort()).toEqual([...CONTRACT_REASONS].sort());
   });
 
   it.each([

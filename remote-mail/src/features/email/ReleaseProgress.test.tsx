@@ -229,6 +229,8 @@ it('a copy to another address answered 202: "Sending the copy", its outcome to c
     role: 'admin',
     domain: null,
     is_external: false,
+    source: 'local',
+    addresses: ['root@example.com'],
     mfa_enabled: false,
     date_joined: '2026-01-01T00:00:00Z',
     pending_email: null,

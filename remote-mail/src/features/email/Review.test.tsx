@@ -29,6 +29,8 @@ const ME: CurrentUser = {
   role: 'user',
   domain: null,
   is_external: false,
+  source: 'local',
+  addresses: ['jane@example.com'],
   mfa_enabled: false,
   date_joined: '2026-01-01T00:00:00Z',
   pending_email: null,

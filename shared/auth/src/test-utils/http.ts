@@ -49,6 +49,8 @@ export const USER = {
   role: 'user' as const,
   domain: null,
   is_external: false,
+  source: 'local' as const,
+  addresses: ['jane@example.com'],
   mfa_enabled: false,
   date_joined: '2026-01-01T00:00:00Z',
   pending_email: null,
