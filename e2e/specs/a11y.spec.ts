@@ -26,6 +26,7 @@ const PAGES: [string, string | null][] = [
   ['/users/new', 'Nouvel utilisateur'],
   ['/domains', 'Domaines'],
   ['/domains/new', 'Nouveau domaine'],
+  ['/directory', 'Annuaire'],
   ['/rspamd', 'Filtres standard'],
   ['/rspamd/domains/create', 'Nouveau filtre de domaine'],
   ['/rspamd/apanel-filters', 'Filtres du panneau de contrôle'],

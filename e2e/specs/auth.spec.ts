@@ -90,6 +90,8 @@ test('a domain admin may open /users but is sent from /domains to /dashboard', a
   await expect(page).toHaveURL(/\/users$/);
   await page.goto('/domains');
   await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/directory');
+  await expect(page).toHaveURL(/\/dashboard$/);
 });
 
 test('an unknown path shows the not-found page', async ({ page, stack }) => {

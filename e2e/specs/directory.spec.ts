@@ -90,6 +90,7 @@ test('a domain_admin by group; removed from the admins group, a person loses adm
     await signInThroughPage(page, people.carol);
     expect((await whoAmI(page)).role).toBe('domain_admin');
     await page.goto('/directory');
+    await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByTestId('directory-settings')).toHaveCount(0);
   } finally {
     await setGroupMembers('qc-admins', ['carol']);
