@@ -231,6 +231,9 @@ const en: typeof mail = {
     placeholder_domain: 'name@{{domain}}',
     help_domain: 'An address of your domain ({{domain}}).',
     help_admin: 'Any valid address.',
+    own_addresses: 'Your addresses',
+    help_own:
+      'A copy goes to the address you choose, one of yours (say, your primary one, for a mail received on an alias).',
     submit: 'Send',
     invalid: 'Enter a valid e-mail address.',
     not_in_domain: 'The address must be of your domain ({{domain}}).',

@@ -235,6 +235,9 @@ const mail = {
     placeholder_domain: 'nom@{{domain}}',
     help_domain: 'Une adresse de votre domaine ({{domain}}).',
     help_admin: 'N’importe quelle adresse valide.',
+    own_addresses: 'Vos adresses',
+    help_own:
+      'Une copie part vers l’adresse choisie, parmi les vôtres (par exemple la principale, pour un e-mail reçu sur un alias).',
     submit: 'Envoyer',
     invalid: 'Saisissez une adresse e-mail valide.',
     not_in_domain: 'L’adresse doit appartenir à votre domaine ({{domain}}).',

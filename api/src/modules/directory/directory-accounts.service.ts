@@ -12,6 +12,7 @@ import { defaultUsername } from '../users/users-admin.service';
 import {
   findUserByEmail,
   insertUser,
+  newUserRow,
   updateUserFields,
   type UserChanges,
   type UserRow,
@@ -133,29 +134,22 @@ export async function applyPlan(
   try {
     return await db.transaction().execute(async (trx) => {
       if (!existing) {
-        const row: UserRow = {
-          id: newId(now),
-          username: await defaultUsername(trx, primary),
-          email: primary,
-          first_name: person.first_name,
-          last_name: person.last_name,
-          password_hash: '', // never a console password: the directory checks it
-          role: plan.role,
-          domain_id: domain.id,
-          is_external: 1,
-          is_active: 1,
-          mfa_enabled: 0,
-          mfa_secret: null,
-          mfa_pending_secret: null,
-          mfa_last_step: null,
-          mfa_required: 0,
-          last_login: null,
-          mfa_pending_at: null,
-          credentials_at: null,
-          date_joined: now,
-          source: 'ldap',
-          external_id: dnKey(person.dn),
-        };
+        const row = newUserRow(
+          {
+            id: newId(now),
+            username: await defaultUsername(trx, primary),
+            email: primary,
+            first_name: person.first_name,
+            last_name: person.last_name,
+            password_hash: '', // never a console password: the directory checks it
+            role: plan.role,
+            domain_id: domain.id,
+            is_external: 1,
+            source: 'ldap',
+            external_id: dnKey(person.dn),
+          },
+          now,
+        );
         await insertUser(trx, row);
         await replaceAddresses(trx, row.id, kept);
         await recordAudit(trx, { action: 'user_create', actor: directoryActor(ip), target: target(row, domain.name) });

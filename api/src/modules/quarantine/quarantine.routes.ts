@@ -250,12 +250,13 @@ export const quarantineRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       onRequest: auth,
       schema: {
         tags: ['quarantine'],
-        summary: 'Send a copy to another address of the caller’s scope (admin: any; domain_admin: their domain)',
+        summary:
+          'Send a copy to another address of the caller’s scope (admin: any; domain_admin: their domain; user: theirs)',
         description:
           'The original bytes with X-Quarantine-Released, through the release relay, to `address` only; the ' +
           'recipients’ statuses do not change. Recorded in the history (release) with the recipients and the address. ' +
-          '403 for a user; 400 `validation_error` for an address that is not valid or not of the domain_admin’s ' +
-          'domain (nothing sent). 502 `relay_refused` | `relay_unreachable` | `release_unknown`. 410 `raw_purged`, ' +
+          '400 `validation_error` for an address that is not valid, not of the domain_admin’s domain, or not one of ' +
+          'a user’s own addresses (a mail to an alias sent to the primary; nothing sent). 502 `relay_refused` | `relay_unreachable` | `release_unknown`. 410 `raw_purged`, ' +
           `503 \`relay_not_configured\`. ${RELEASING} Every call counts, ${RATE_LIMITED} (QC_BUDGET_RELEASES).`,
         security,
         params: IdParams,

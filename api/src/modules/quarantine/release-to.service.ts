@@ -41,7 +41,8 @@ function releaseToLabel(recipients: string[], total: number, to: string): string
 /**
  * Sends a copy of the original bytes (with X-Quarantine-Released) to one other address, through the
  * same relay as a release, with the original envelope sender. For an admin any address, for a
- * domain_admin one of their domain; a user may not (403). The recipients' statuses are left as they
+ * domain_admin one of their domain, for a user one of their own addresses (issue 31: a mail to an
+ * alias sent to the primary). The recipients' statuses are left as they
  * are (the mail stays where it was for its own recipients); the history row names both addresses.
  * Answers within QC_RELEASE_ANSWER_MS as a release does (202 releasing: the history gets the outcome).
  */
@@ -54,13 +55,14 @@ export async function releaseTo(
 ): Promise<ReleaseResponse | ReleaseInProgress> {
   const { user } = actor.auth;
   const scope = scopeFor(user);
-  if (user.role === 'user' || scope.kind === 'none' || scope.kind === 'recipient') {
-    throw forbidden('Only an administrator or a domain administrator may release to another address.');
-  }
+  if (scope.kind === 'none') throw forbidden('Only the mail’s recipients and their administrators may release it.');
   const address = normaliseAddress(rawAddress);
   if (!isSafeEnvelopeAddress(address)) throw invalidAddress('Not a valid e-mail address.');
   if (scope.kind === 'domain' && recipientDomain(address) !== scope.domain) {
     throw invalidAddress(`The address must be of your domain (${scope.domain}).`);
+  }
+  if (scope.kind === 'recipient' && !scope.addresses.includes(address)) {
+    throw invalidAddress(`The address must be one of your own: ${scope.addresses.join(', ')}.`);
   }
 
   const summary = await summaryFor(deps, id, scope);

@@ -1,4 +1,5 @@
 import { bearer, type TestApp } from '../../test/helpers';
+import { replaceAddresses } from '../users/user-addresses.repository';
 import {
   ingestOk,
   meta,
@@ -96,10 +97,11 @@ describe('release to another address (issue 23)', () => {
     expect(sentWith('Copy for analysis').map((m) => m.to)).toEqual([['analyst@elsewhere.example']]);
   });
 
-  test('a user may not (403); a bad or out-of-domain address: 400, nothing sent, nothing recorded', async () => {
+  test('a user only to one of their own addresses; a bad or out-of-domain address: 400, nothing sent, nothing recorded', async () => {
     const id = await ingestOk(t, meta({ rcpt_to: ['ann@a.example'] }), mime({ subject: 'Not to be sent' }));
     const user = await releaseTo('ann@a.example', id, { address: 'ann2@a.example' });
-    expect(user.statusCode).toBe(403);
+    expect(user.statusCode).toBe(400);
+    expect(user.json().errors.address).toContain('ann@a.example');
     for (const address of ['not-an-address', 'a@b@c', 'x@a.example\r\nRCPT TO:<evil@x>', '']) {
       const res = await releaseTo('root@admin.example', id, { address });
       expect(res.statusCode).toBe(400);
@@ -111,6 +113,26 @@ describe('release to another address (issue 23)', () => {
     expect((await releaseTo('boss@a.example', id, { address: 'x@evil-a.example' })).statusCode).toBe(400);
     expect(sentWith('Not to be sent')).toHaveLength(0);
     expect(await releaseRows(id)).toEqual([]);
+  });
+
+  test('a user with an alias: the mail to the alias sent to their primary (issue 31)', async () => {
+    const ann = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'ann@a.example')
+      .executeTakeFirstOrThrow();
+    await replaceAddresses(t.db, ann.id, ['ann@a.example', 'sales@a.example']);
+    try {
+      const id = await ingestOk(t, meta({ rcpt_to: ['sales@a.example'] }), mime({ subject: 'To the alias' }));
+      const res = await releaseTo('ann@a.example', id, { address: 'ann@a.example' });
+      expect(res.statusCode).toBe(200);
+      expect(sentWith('To the alias').map((m) => m.to)).toEqual([['ann@a.example']]);
+      expect(await recipientStatuses(t, id)).toEqual({ 'sales@a.example': 'pending' });
+      const other = await releaseTo('ann@a.example', id, { address: 'boss@a.example' });
+      expect(other.statusCode).toBe(400);
+    } finally {
+      await replaceAddresses(t.db, ann.id, ['ann@a.example']);
+    }
   });
 
   test('another domain’s mail: 404, recorded as a refused attempt, nothing sent', async () => {

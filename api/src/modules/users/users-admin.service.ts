@@ -30,6 +30,7 @@ import {
   findUserByUsername,
   hasOtherActiveAdmin,
   insertUser,
+  newUserRow,
   lockActiveAdmins,
   updateUserFields,
   type AdminUserRow,
@@ -234,29 +235,21 @@ export async function createManagedUser(
   if (input.password === undefined && !deps.inviter) throw invalid('password', 'A password is required.');
 
   const now = Date.now();
-  const row: UserRow = {
-    id: newId(now),
-    username,
-    email,
-    first_name: input.first_name ?? '',
-    last_name: input.last_name ?? '',
-    password_hash: input.password === undefined ? '' : await deps.passwords.hash(input.password),
-    role: input.role,
-    domain_id: domain?.id ?? null,
-    is_external: input.is_external ? 1 : 0,
-    is_active: 1,
-    mfa_enabled: 0,
-    mfa_secret: null,
-    mfa_pending_secret: null,
-    mfa_last_step: null,
-    mfa_required: input.mfa_required ? 1 : 0,
-    last_login: null,
-    mfa_pending_at: null,
-    credentials_at: null,
-    date_joined: now,
-    source: 'local',
-    external_id: null,
-  };
+  const row = newUserRow(
+    {
+      id: newId(now),
+      username,
+      email,
+      first_name: input.first_name ?? '',
+      last_name: input.last_name ?? '',
+      password_hash: input.password === undefined ? '' : await deps.passwords.hash(input.password),
+      role: input.role,
+      domain_id: domain?.id ?? null,
+      is_external: input.is_external ? 1 : 0,
+      mfa_required: input.mfa_required ? 1 : 0,
+    },
+    now,
+  );
   const target = userTarget(row, domain?.name ?? null);
   const inviter = input.password === undefined ? deps.inviter : undefined;
   let invitation: { id: string; token: string } | undefined;

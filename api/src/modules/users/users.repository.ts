@@ -19,6 +19,32 @@ export async function hasAnyUser(db: DbExecutor): Promise<boolean> {
   return row !== undefined;
 }
 
+/** A new account's row (made now, with id `id`): active, no second factor yet, never signed in. */
+export function newUserRow(
+  fields: Pick<
+    UserRow,
+    'id' | 'username' | 'email' | 'first_name' | 'last_name' | 'password_hash' | 'role' | 'domain_id' | 'is_external'
+  > &
+    Partial<Pick<UserRow, 'mfa_required' | 'source' | 'external_id'>>,
+  now: number,
+): UserRow {
+  return {
+    mfa_required: 0,
+    source: 'local',
+    external_id: null,
+    ...fields,
+    is_active: 1,
+    mfa_enabled: 0,
+    mfa_secret: null,
+    mfa_pending_secret: null,
+    mfa_last_step: null,
+    last_login: null,
+    mfa_pending_at: null,
+    credentials_at: null,
+    date_joined: now,
+  };
+}
+
 export async function insertUser(db: DbExecutor, row: UserRow): Promise<void> {
   await db.insertInto('users').values(row).execute();
   await setPrimaryAddress(db, row.id, row.email);

@@ -4,6 +4,7 @@ import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
+import Radio from 'antd/es/radio';
 import Typography from 'antd/es/typography';
 import { errorMessageKey, errorMessageValues, isHTTPError, readApiError } from '@qc/api-client';
 import { useSession } from '@qc/auth';
@@ -20,8 +21,8 @@ const LOOKS_LIKE_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * "Send a copy to…" (issue 23): the original, through the release relay, to one other address of
- * the caller's scope (an admin any, a domain_admin one of their domain). Not offered to a user (the
- * api answers 403). The recipients' own copies stay as they are.
+ * the caller's scope (an admin any, a domain_admin one of their domain, a user one of their own:
+ * offered when they have several, issue 31). The recipients' own copies stay as they are.
  */
 export function ReleaseTo({ email }: { email: QuarantineDetail }) {
   const { t } = useTranslation('mail');
@@ -36,7 +37,10 @@ export function ReleaseTo({ email }: { email: QuarantineDetail }) {
     // The history of this mail changed (and a 502 may carry news of the relay).
     onSettled: () => queryClient.invalidateQueries({ queryKey: quarantineKeys.detail(email.id) }),
   });
-  if (user?.role !== 'admin' && user?.role !== 'domain_admin') return null;
+  if (!user) return null;
+  // A user chooses among their own addresses: offered only when there is a choice.
+  const own = user.role === 'user' ? user.addresses : null;
+  if (own && own.length < 2) return null;
   const domain = user.role === 'domain_admin' ? (user.domain?.name ?? null) : null;
 
   const close = () => {
@@ -45,7 +49,7 @@ export function ReleaseTo({ email }: { email: QuarantineDetail }) {
   };
 
   const submit = async () => {
-    const to = address.trim();
+    const to = own ? address || own[0]! : address.trim();
     if (!LOOKS_LIKE_ADDRESS.test(to)) return setError(t('release_to.invalid'));
     // An ASCII address outside the domain is refused here; the server decides the rest (IDN spellings).
     if (domain && /^[\x20-\x7e]+$/.test(to) && !to.toLowerCase().endsWith(`@${domain.toLowerCase()}`)) {
@@ -123,21 +127,41 @@ export function ReleaseTo({ email }: { email: QuarantineDetail }) {
       >
         <Flex vertical gap={8}>
           <Typography.Paragraph style={{ margin: 0 }}>{t('release_to.body')}</Typography.Paragraph>
-          <label htmlFor={`${base}-address`}>{t('release_to.address')}</label>
-          <Input
-            id={`${base}-address`}
-            type="email"
-            autoComplete="off"
-            autoFocus
-            value={address}
-            status={error ? 'error' : undefined}
-            placeholder={domain ? t('release_to.placeholder_domain', { domain }) : 'name@example.com'}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${base}-error` : `${base}-help`}
-            onChange={(e) => setAddress(e.target.value)}
-            onPressEnter={() => void submit()}
-            data-testid="email-release-to-address"
-          />
+          {own ? (
+            <Radio.Group
+              aria-label={t('release_to.own_addresses')}
+              aria-describedby={`${base}-help`}
+              value={address || own[0]}
+              onChange={(e) => setAddress(String(e.target.value))}
+              data-testid="email-release-to-own"
+            >
+              <Flex vertical gap={4}>
+                {own.map((a) => (
+                  <Radio key={a} value={a}>
+                    {a}
+                  </Radio>
+                ))}
+              </Flex>
+            </Radio.Group>
+          ) : (
+            <>
+              <label htmlFor={`${base}-address`}>{t('release_to.address')}</label>
+              <Input
+                id={`${base}-address`}
+                type="email"
+                autoComplete="off"
+                autoFocus
+                value={address}
+                status={error ? 'error' : undefined}
+                placeholder={domain ? t('release_to.placeholder_domain', { domain }) : 'name@example.com'}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `${base}-error` : `${base}-help`}
+                onChange={(e) => setAddress(e.target.value)}
+                onPressEnter={() => void submit()}
+                data-testid="email-release-to-address"
+              />
+            </>
+          )}
           {error ? (
             <Alert
               type="error"
@@ -147,7 +171,11 @@ export function ReleaseTo({ email }: { email: QuarantineDetail }) {
             />
           ) : (
             <Typography.Text type="secondary" id={`${base}-help`}>
-              {domain ? t('release_to.help_domain', { domain }) : t('release_to.help_admin')}
+              {own
+                ? t('release_to.help_own')
+                : domain
+                  ? t('release_to.help_domain', { domain })
+                  : t('release_to.help_admin')}
             </Typography.Text>
           )}
         </Flex>

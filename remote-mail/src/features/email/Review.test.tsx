@@ -48,10 +48,16 @@ function serve(detail: QuarantineDetail, actions: Record<string, (call: ApiCall)
   });
 }
 
-async function openAs(role: CurrentUser['role'], detail: QuarantineDetail, actions = {}, domain?: string) {
+async function openAs(
+  role: CurrentUser['role'],
+  detail: QuarantineDetail,
+  actions = {},
+  domain?: string,
+  addresses: string[] = ME.addresses,
+) {
   resetSessionForTests();
   useSession.setState({
-    user: { ...ME, role, domain: domain ? { id: 'd1', name: domain } : null },
+    user: { ...ME, role, domain: domain ? { id: 'd1', name: domain } : null, addresses },
     isAuthenticated: true,
     isLoading: false,
   });
@@ -238,9 +244,36 @@ describe('attachments (item 12)', () => {
 });
 
 describe('release to another address (item 13)', () => {
-  it('is not offered to a user', async () => {
+  it('is not offered to a user with one address', async () => {
     await openAs('user', emailDetail());
     expect(screen.queryByTestId('email-release-to')).toBeNull();
+  });
+
+  it('a user with several addresses chooses one of their own (issue 31)', async () => {
+    const { calls } = await openAs(
+      'user',
+      emailDetail(),
+      {
+        'POST /api/quarantine/m1/release-to/': () =>
+          jsonResponse(200, {
+            status: 'released',
+            delivery: { response: '250 ok', accepted: ['me@example.com'], rejected: [] },
+          }),
+      },
+      undefined,
+      ['me@example.com', 'sales@example.com'],
+    );
+    const u = user();
+    await u.click(screen.getByTestId('email-release-to'));
+    const dialog = await screen.findByTestId('email-release-to-dialog');
+    expect(within(dialog).queryByTestId('email-release-to-address')).toBeNull();
+    const choices = within(dialog).getByRole('radiogroup', { name: 'Vos adresses' });
+    expect(within(choices).getByRole('radio', { name: 'me@example.com' })).toBeChecked();
+    await u.click(within(choices).getByRole('radio', { name: 'sales@example.com' }));
+    await u.click(screen.getByTestId('email-release-to-confirm'));
+    await waitFor(() => expect(noticeTitles()).toContain('success: Copie envoyée'));
+    const sent = calls.filter((c) => c.path === '/api/quarantine/m1/release-to/');
+    expect(sent.map((c) => c.body)).toEqual([{ address: 'sales@example.com' }]);
   });
 
   it('a domain_admin: an address outside the domain is refused before sending; one inside is sent', async () => {
