@@ -255,7 +255,7 @@ describe('the directory (QC_LDAP_*)', () => {
   });
 
   test('a URL without a user base is refused; so is StartTLS on ldaps://, and half a service account', () => {
-    expect(problems({ QC_LDAP_URL: 'ldap://dc1.example.com' })).toEqual([
+    expect(problems({ QC_LDAP_URL: 'ldaps://dc1.example.com' })).toEqual([
       expect.stringMatching(/^QC_LDAP_USER_BASE: required with QC_LDAP_URL/),
     ]);
     expect(problems({ ...base, QC_LDAP_STARTTLS: 'true' })).toEqual([
@@ -287,8 +287,19 @@ describe('the directory (QC_LDAP_*)', () => {
     ]);
   });
 
-  test('timeouts and pool size are bounded', () => {
-    expect(problems({ ...base, QC_LDAP_TIMEOUT_MS: '60000' })).toEqual([expect.stringMatching(/^QC_LDAP_TIMEOUT_MS:/)]);
+  test('passwords never cross the network in clear: plain ldap:// only on loopback, else StartTLS', () => {
+    const userBase = { QC_LDAP_USER_BASE: 'ou=people,dc=example,dc=com' };
+    expect(problems({ ...userBase, QC_LDAP_URL: 'ldap://dc1.example.com' })).toEqual([
+      expect.stringMatching(/^QC_LDAP_URL: ldap:\/\/ sends passwords in clear/),
+    ]);
+    for (const url of ['ldap://127.0.0.1:389', 'ldap://localhost', 'ldaps://dc1.example.com']) {
+      expect(problems({ ...userBase, QC_LDAP_URL: url })).toEqual([]);
+    }
+    expect(problems({ ...userBase, QC_LDAP_URL: 'ldap://dc1.example.com', QC_LDAP_STARTTLS: 'true' })).toEqual([]);
+  });
+
+  test('timeouts (at most 3 s a step) and pool size are bounded', () => {
+    expect(problems({ ...base, QC_LDAP_TIMEOUT_MS: '3001' })).toEqual([expect.stringMatching(/^QC_LDAP_TIMEOUT_MS:/)]);
     expect(problems({ ...base, QC_LDAP_POOL_SIZE: '0' })).toEqual([expect.stringMatching(/^QC_LDAP_POOL_SIZE:/)]);
   });
 });

@@ -150,6 +150,8 @@ export function isIpOrCidr(entry: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
 }
 
+const isLoopbackHost = (host: string) => host === 'localhost' || /^127\./.test(host) || host === '[::1]';
+
 /** ldap:// or ldaps://, a host, an optional port, no user info, path (but /), query or fragment. */
 function isLdapUrl(value: string): boolean {
   let url: URL;
@@ -393,7 +395,7 @@ const EnvSchema = z.object({
   QC_LDAP_ADMIN_GROUP: optional,
   QC_LDAP_DOMAIN_ADMIN_GROUP: optional,
   // Sign-in waits at most this long per step for the directory (connect, bind, search).
-  QC_LDAP_TIMEOUT_MS: int(3000, 100, 30_000),
+  QC_LDAP_TIMEOUT_MS: int(3000, 100, 3000),
   QC_LDAP_POOL_SIZE: int(4, 1, 64),
 });
 
@@ -585,6 +587,12 @@ function ldapConfig(e: z.infer<typeof EnvSchema>, resolve: (p: string) => string
   if (!e.QC_LDAP_USER_BASE) problems.push('QC_LDAP_USER_BASE: required with QC_LDAP_URL (where people are searched)');
   if (e.QC_LDAP_STARTTLS && e.QC_LDAP_URL.startsWith('ldaps:')) {
     problems.push('QC_LDAP_STARTTLS: StartTLS is for an ldap:// URL (ldaps:// is TLS already)');
+  }
+  // Every sign-in sends a password: in clear only on this machine's loopback.
+  if (e.QC_LDAP_URL.startsWith('ldap:') && !e.QC_LDAP_STARTTLS && !isLoopbackHost(new URL(e.QC_LDAP_URL).hostname)) {
+    problems.push(
+      'QC_LDAP_URL: ldap:// sends passwords in clear; use ldaps:// or QC_LDAP_STARTTLS=true (plain ldap:// is for loopback only)',
+    );
   }
   if (!!e.QC_LDAP_BIND_DN !== !!e.QC_LDAP_BIND_PASSWORD) {
     problems.push(

@@ -145,7 +145,9 @@ async function viaPassword(
     logSecurityEvent(origin, { name: 'login_failed', account, subject: null });
     throw invalidCredentials();
   }
-  if (!(await deps.passwords.verify(user.password_hash, password))) {
+  // A directory account without the directory (QC_LDAP_URL unset) has no password here to match.
+  const local = user.source === 'local';
+  if (!(await deps.passwords.verify(local ? user.password_hash : '', password))) {
     await signInFailed(deps, origin, account, user, 'invalid_credentials');
     throw invalidCredentials();
   }

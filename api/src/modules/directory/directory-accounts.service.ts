@@ -17,7 +17,7 @@ import {
   type UserChanges,
   type UserRow,
 } from '../users/users.repository';
-import { mapAddresses, type DirectoryPerson } from './directory';
+import { mapAddresses, type Directory, type DirectoryPerson } from './directory';
 import { dnKey } from './directory-common';
 
 /**
@@ -41,7 +41,18 @@ export interface DirectoryPlan {
   refusal: DirectoryRefusal | null;
 }
 
-async function findExisting(db: DbExecutor, person: DirectoryPerson, primary: string | null) {
+/**
+ * The person's account: by DN; else, for a person renamed or moved in the directory, the directory
+ * account with their primary address, but only once its own DN is gone from the directory. While
+ * that DN still names someone, the address is theirs: taking the account would hand it to another
+ * person who merely lists the address (then the sign-in is refused as a conflict).
+ */
+async function findExisting(
+  db: DbExecutor,
+  directory: Pick<Directory, 'findByDn'>,
+  person: DirectoryPerson,
+  primary: string | null,
+) {
   const byDn = await db
     .selectFrom('users')
     .selectAll()
@@ -49,19 +60,24 @@ async function findExisting(db: DbExecutor, person: DirectoryPerson, primary: st
     .where('external_id', '=', dnKey(person.dn))
     .executeTakeFirst();
   if (byDn || !primary) return byDn;
-  // Renamed or moved in the directory: the same person by their address.
   const byAddress = await findUserByEmail(db, primary);
-  return byAddress?.source === 'ldap' ? byAddress : undefined;
+  if (byAddress?.source !== 'ldap' || !byAddress.external_id) return undefined;
+  const previous = await directory.findByDn(byAddress.external_id).catch(() => 'unknown' as const);
+  return previous === null ? byAddress : undefined;
 }
 
 /** What the console would make of the person; changes nothing (Admin → Directory's test uses it alone). */
-export async function planAccount(db: DbExecutor, person: DirectoryPerson): Promise<DirectoryPlan> {
+export async function planAccount(
+  db: DbExecutor,
+  directory: Pick<Directory, 'findByDn'>,
+  person: DirectoryPerson,
+): Promise<DirectoryPlan> {
   const domains = await db.selectFrom('domains').select(['id', 'name']).execute();
   const mapped = mapAddresses(
     person,
     domains.map((d) => d.name),
   );
-  const existing = await findExisting(db, person, mapped.primary);
+  const existing = await findExisting(db, directory, person, mapped.primary);
   const candidates = mapped.addresses.filter((a) => a.kept).map((a) => a.address);
   const owners = await otherOwners(db, existing?.id ?? null, candidates);
   const addresses: DirectoryTestAddress[] = mapped.addresses.map((a) => {
@@ -183,7 +199,9 @@ export async function applyPlan(
         await replaceAddresses(trx, existing.id, kept);
         await bumpIfOwner(trx, { userId: existing.id }); // their lists follow their addresses in Rspamd's map
       }
-      const revoked = changes.role !== undefined || changes.domain_id !== undefined;
+      // Another DN (a rename in the directory) is another sign-in identity: its sessions start afresh.
+      const revoked =
+        changes.role !== undefined || changes.domain_id !== undefined || existing.external_id !== dnKey(person.dn);
       if (revoked) await revokeUserSessions(trx, existing.id, now);
       const after = { ...existing, ...changes };
       if (fields.length) {
@@ -197,8 +215,15 @@ export async function applyPlan(
       return { user: after, revoked };
     });
   } catch (err) {
-    // An address taken between the plan and the write.
-    if (isUniqueViolation(err)) throw refusalError('directory_address_conflict');
+    // An address (or the person's first account) written by another request between the plan and this write.
+    if (isUniqueViolation(err)) throw new PlanOutdatedError();
     throw err;
+  }
+}
+
+/** applyPlan lost a race: plan again (the caller does, once). */
+export class PlanOutdatedError extends Error {
+  constructor() {
+    super('the directory account changed while it was being written');
   }
 }

@@ -132,6 +132,80 @@ describe('first sign-in', () => {
   });
 });
 
+describe('one person, one account', () => {
+  test("another person who lists someone's address as theirs never gets that account; the log names it", async () => {
+    // mallory's mail is outside the console, alice's address only an alias: without the check the
+    // "renamed person" fallback would hand alice's account over.
+    await dir.addPerson('mallory', { mail: 'mallory@elsewhere.test', mailAlternateAddress: 'alice@example.com' });
+    const alice = (await signIn('alice@example.com', dir.password('alice'))).json();
+    const before = (await byEmail('alice@example.com'))!;
+    const res = await signIn('mallory@elsewhere.test', 'mallory-pass');
+    expect([res.statusCode, res.json().code]).toEqual([403, 'directory_address_conflict']);
+    expect(await byEmail('alice@example.com')).toEqual(before);
+    expect((await me(alice.access)).json().source).toBe('ldap');
+    expect((await refresh(alice.refresh)).statusCode).toBe(200);
+  });
+
+  test('a person renamed in the directory (old DN gone) keeps their account; the old sessions end', async () => {
+    await dir.addPerson('olga', { mail: 'olga@example.com' });
+    const first = (await signIn('olga@example.com', 'olga-pass')).json();
+    const account = (await byEmail('olga@example.com'))!;
+    await dir.deletePerson('olga');
+    await dir.addPerson('olga2', { mail: 'olga@example.com' });
+    const again = await signIn('olga@example.com', 'olga2-pass');
+    expect(again.statusCode).toBe(200);
+    expect((await byEmail('olga@example.com'))!).toMatchObject({
+      id: account.id,
+      external_id: expect.stringContaining('uid=olga2,'),
+    });
+    expect((await me(first.access)).statusCode).toBe(401);
+  });
+
+  test('the same first sign-in twice at once (a double click): one account, both signed in', async () => {
+    await dir.addPerson('pat', { mail: 'pat@example.com', mailAlternateAddress: 'pat.x@example.com' });
+    const [a, b] = await Promise.all([signIn('pat@example.com', 'pat-pass'), signIn('pat@example.com', 'pat-pass')]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    const rows = await t.db.selectFrom('users').select('id').where('email', '=', 'pat@example.com').execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  test('a directory account has no console password: no invitation, and no sign-in by password without the directory', async () => {
+    const alice = (await byEmail('alice@example.com'))!;
+    const invite = await t.app.inject({
+      method: 'POST',
+      url: `/api/users/${alice.id}/invitation/`,
+      headers: bearer(adminToken),
+    });
+    expect([invite.statusCode, invite.json().code]).toEqual([409, 'invitation_not_pending']);
+    const item = AdminUser.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/users/${alice.id}/`, headers: bearer(adminToken) })).json(),
+    );
+    expect(item.invitation_pending).toBe(false);
+    // The same database without QC_LDAP_URL (say, a replica configured without it), even with a hash set.
+    await t.db
+      .updateTable('users')
+      .set({ password_hash: await t.passwords.hash(PASSWORD) })
+      .where('id', '=', alice.id)
+      .execute();
+    const plain = await createTestApp({
+      QC_DATABASE_URL: t.env.QC_DATABASE_URL ?? '',
+      QC_DATA_DIR: t.env.QC_DATA_DIR!,
+      QC_SECRET_KEY: t.env.QC_SECRET_KEY!,
+    });
+    try {
+      const res = await plain.app.inject({
+        method: 'POST',
+        url: '/api/auth/login/',
+        payload: { email: 'alice@example.com', password: PASSWORD },
+      });
+      expect(res.statusCode).toBe(401);
+    } finally {
+      await plain.close(); // its own (unused) schema and folder go; this file's database stays
+    }
+    await t.db.updateTable('users').set({ password_hash: '' }).where('id', '=', alice.id).execute();
+  });
+});
+
 describe('refused before or by the directory, the same as a local account', () => {
   test('wrong password, unknown person, two people with one address: 401 invalid_credentials', async () => {
     for (const [email, password] of [

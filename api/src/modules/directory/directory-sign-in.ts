@@ -3,9 +3,15 @@ import { HttpError } from '../../lib/http-error';
 import { revokeUserSessions } from '../auth/auth.repository';
 import type { RequestOrigin } from '../security/security-events';
 import { findUserById, type UserRow } from '../users/users.repository';
-import { DirectoryUnavailableError, type Directory } from './directory';
+import { DirectoryUnavailableError, type Directory, type DirectoryPerson } from './directory';
 import { directoryUnavailable } from './directory-common';
-import { applyPlan, planAccount, refusalError, type DirectoryPlan } from './directory-accounts.service';
+import {
+  applyPlan,
+  planAccount,
+  PlanOutdatedError,
+  refusalError,
+  type DirectoryPlan,
+} from './directory-accounts.service';
 
 /**
  * Sign-in through the directory (issue 31): the person is found with the service account and
@@ -53,9 +59,24 @@ export async function directorySignIn(
   }
   await deps.passwords.verifyDummy(password);
   if (!person) return null;
-  const plan = await planAccount(deps.db, person);
-  if (plan.refusal) throw await refuse(deps, origin, plan);
-  return (await applyPlan(deps.db, plan, origin.ip)).user;
+  return (await provision(deps, directory, person, origin)).user;
+}
+
+/**
+ * The person's account made or brought up to date, or the refusal thrown. A write that lost a race
+ * (the same first sign-in twice at once: a double click) is planned again once, then an update.
+ */
+async function provision(deps: Deps, directory: Directory, person: DirectoryPerson, origin: RequestOrigin) {
+  for (let attempt = 0; ; attempt++) {
+    const plan = await planAccount(deps.db, directory, person);
+    if (plan.refusal) throw await refuse(deps, origin, plan);
+    try {
+      return await applyPlan(deps.db, plan, origin.ip);
+    } catch (err) {
+      if (!(err instanceof PlanOutdatedError)) throw err;
+      if (attempt > 0) throw refusalError('directory_address_conflict');
+    }
+  }
 }
 
 /**
@@ -91,11 +112,12 @@ export async function directoryAllowsRefresh(
     );
     return false;
   }
-  const plan = await planAccount(deps.db, person);
-  if (plan.refusal) {
-    await refuse(deps, origin, plan);
-    if (plan.refusal === 'directory_address_conflict') await revokeUserSessions(deps.db, userId, Date.now());
+  try {
+    return !(await provision(deps, directory, person, origin)).revoked;
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    // Refused (disabled, no console domain, an address now another account's): the sessions end.
+    await revokeUserSessions(deps.db, userId, Date.now());
     return false;
   }
-  return !(await applyPlan(deps.db, plan, origin.ip)).revoked;
 }

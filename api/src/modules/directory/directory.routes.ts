@@ -98,7 +98,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
           user_id: null,
         };
       }
-      const plan = await planAccount(ctx.db, person);
+      const plan = await planAccount(ctx.db, directory, person);
       return {
         outcome: plan.refusal ? ('refused' as const) : plan.existing ? ('update' as const) : ('create' as const),
         refusal: plan.refusal,

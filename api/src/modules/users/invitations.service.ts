@@ -91,6 +91,14 @@ const invalidLink = () =>
  */
 export async function resendInvitation(deps: InvitationDeps, by: Manager, id: string): Promise<void> {
   const user = await requireInScope(deps.db, by, id);
+  // A directory (or SSO) account never gets a console password: it would outlive a lock there.
+  if (user.source !== 'local') {
+    throw new HttpError(
+      409,
+      'invitation_not_pending',
+      'This account signs in through the directory: no password to set.',
+    );
+  }
   if (user.password_hash !== '') {
     throw new HttpError(409, 'invitation_not_pending', 'This user has already set a password.');
   }
@@ -120,7 +128,7 @@ export async function acceptInvitation(deps: InvitationDeps, input: InvitationAc
   }
   // A deactivated account gets no password from its link (it works again once reactivated).
   const user = await findUserById(deps.db, row.user_id);
-  if (!user || user.is_active !== 1) throw invalidLink();
+  if (!user || user.is_active !== 1 || user.source !== 'local') throw invalidLink();
   // Hashed only for a live link: a guessed token costs no hashing.
   const hash = await deps.passwords.hash(input.password);
   await deps.db.transaction().execute(async (trx) => {

@@ -71,6 +71,9 @@ test("another user's address or alias: 409 address_taken, nothing changed", asyn
     expect(res.json()).toMatchObject({ code: 'address_taken', detail: expect.stringContaining(taken) });
   }
   expect(await stored(other.id)).toEqual([{ address: 'zoe@a.example', position: 0 }]);
+  // Given as the primary, the same answer.
+  const primary = await patch(other.id, { addresses: ['bob@b.example', 'zoe@a.example'] });
+  expect([primary.statusCode, primary.json().code]).toEqual([409, 'address_taken']);
   // The e-mail of a new or changed account cannot be someone's alias either.
   const res = await patch(bob.id, { email: 'sales@b.example' });
   expect(res.statusCode).toBe(409);

@@ -117,7 +117,7 @@ export function toAdminUser(row: AdminUserRow, pendingEmail: string | null, poli
     is_active: row.is_active === 1,
     last_login: row.last_login === null ? null : new Date(row.last_login).toISOString(),
     mfa_required: row.mfa_required === 1 || policyRoles.includes(row.role),
-    invitation_pending: row.password_hash === '',
+    invitation_pending: row.source === 'local' && row.password_hash === '',
   };
 }
 
@@ -407,11 +407,12 @@ export async function updateManagedUser(
     throw invalid('domain_id', 'A domain admin needs a domain.');
   }
   if (changes.email !== undefined) assertOwnDomainAddress(by, changes.email, target.domain_name);
-  await assertIdentityFree(deps.db, target.id, { email: changes.email, username: changes.username });
+  // Addresses first: another account's address given as the primary is address_taken, not email_taken.
   if (addresses) {
     const ownDomain = by.role === 'domain_admin' ? target.domain_name : undefined;
     await assertAddressesAllowed(deps.db, target.id, addresses, target.addresses, ownDomain);
   }
+  await assertIdentityFree(deps.db, target.id, { email: changes.email, username: changes.username });
   if (input.password !== undefined) changes.password_hash = await deps.passwords.hash(input.password);
 
   try {
