@@ -17,7 +17,9 @@
 //       From x@trusted.example is held for carol; envelope x@trusted.example failing SPF (sent from
 //       127.0.0.2, "?all") is held; passing SPF (from 127.0.0.1) delivered to carol, held for bob
 //       (his blacklist matches the header From bad@evil.example); a whitelist not applied passes the
-//       decision on: a global blacklist of the header From's domain holds carol's copy of a clean mail.
+//       decision on: a global blacklist of the header From's domain holds carol's copy of a clean mail;
+//   (i) bob gets an alias (issue 31): his blacklist holds the mail sent to the alias too, and he sees
+//       it in his quarantine.
 
 const crypto = require('node:crypto');
 const { freePort, request } = require('../lib/net');
@@ -316,6 +318,31 @@ test('(h) a whitelist lifts a quarantine only for an authenticated sender; a bla
 }, 60_000);
 
 // Last: it restarts the api, after which Rspamd's map fetches back off (see beforeAll).
+test("(i) an alias of bob's (issue 31): his blacklist holds the mail to it, live within 15 s; he sees it", async () => {
+  const alias = `bob.alias-${n}@example.com`;
+  await call('PATCH', `/api/users/${users[BOB]}/`, { addresses: [BOB, alias] });
+  const live = await waitFor(async () => (await checkv2(SENDER, alias)).symbols.QC_LIST_BLACKLIST?.options ?? null);
+  // The same entry of bob's, now marked for the alias too.
+  expect(live.value).toEqual([expect.stringMatching(new RegExp(`^${alias.replace(/[.]/g, '\\.')}=list:`))]);
+  expect(live.ms).toBeLessThan(LIVE_MS);
+  const m = mail({ tag: 'alias', to: [alias, DAVE], score: 'add-header' });
+  const o = await sendAndSettle(m);
+  expect(o).toMatchObject({ delivered: [DAVE], held: [alias] });
+  // Bob himself sees it (his scope is every address of his).
+  const password = 'alias-test-password-1';
+  await call('PATCH', `/api/users/${users[BOB]}/`, { password });
+  const login = await request(`${api.url}/api/auth/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: BOB, password }),
+  });
+  const { access } = JSON.parse(login.body);
+  const list = await request(`${api.url}/api/quarantine/?q=${encodeURIComponent(m.subject)}`, {
+    headers: { authorization: `Bearer ${access}` },
+  });
+  expect(JSON.parse(list.body).results.map((r) => r.subject)).toEqual([m.subject]);
+}, 40_000);
+
 test('(e) a learn reaches Rspamd; a second one says so; a wrong controller password is a 502 that records nothing', async () => {
   const m = mail({ tag: 'learn', to: [BOB] });
   const o = await sendAndSettle(m);
