@@ -1,6 +1,7 @@
 import { AdminUser, CurrentUser, DirectorySettings, DirectoryTestResult } from '@qc/contracts';
 import { bearer, createTestApp, PASSWORD, type TestApp } from '../../test/helpers';
-import { closedPort, createTestDirectory, silentServer, type TestDirectory } from '../../test/ldap';
+import net from 'node:net';
+import { closedPort, createTestDirectory, silentServer, urlAddress, type TestDirectory } from '../../test/ldap';
 import { ensureDomain } from '../domains/domains.service';
 
 /**
@@ -390,6 +391,47 @@ describe('the directory down or slow', () => {
     }
     expect(await silent.drained(5_000)).toBe(0);
     await silent.close();
+  });
+
+  test('slow at every step, each under the timeout: 503 once the timeout has passed for the whole sign-in', async () => {
+    // Every packet waits 300 ms each way: each step (service bind, search, the person's bind)
+    // answers within the 900 ms timeout, but the three would take about 1.8 s.
+    const target = urlAddress(dir.env.QC_LDAP_URL!);
+    const slowRelay = net.createServer((client) => {
+      const upstream = net.connect(target.port, target.host);
+      const later = (to: net.Socket) => (chunk: Buffer) => void setTimeout(() => to.writable && to.write(chunk), 300);
+      client.on('data', later(upstream));
+      upstream.on('data', later(client));
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+    });
+    await new Promise<void>((resolve) => slowRelay.listen(0, '127.0.0.1', () => resolve()));
+    const port = (slowRelay.address() as net.AddressInfo).port;
+    const slow = await createTestApp({
+      ...dir.env,
+      QC_LDAP_URL: `ldap://127.0.0.1:${port}`,
+      QC_LDAP_TIMEOUT_MS: '900',
+    });
+    try {
+      await ensureDomain(slow.db, 'example.com');
+      const started = Date.now();
+      const res = await slow.app.inject({
+        method: 'POST',
+        url: '/api/auth/login/',
+        payload: { email: 'alice@example.com', password: dir.password('alice') },
+      });
+      const took = Date.now() - started;
+      expect([res.statusCode, res.json().code]).toEqual([503, 'directory_unavailable']);
+      expect(took).toBeGreaterThanOrEqual(850);
+      expect(took).toBeLessThan(1_700); // the three steps alone would answer after about 1.8 s
+    } finally {
+      await slow.close();
+      slowRelay.close();
+    }
   });
 
   test('not configured: the settings say so, the test is 409', async () => {

@@ -236,6 +236,23 @@ export interface MappedAddresses {
   addresses: { address: string; kept: boolean; reason?: 'outside_domains' }[];
 }
 
+async function withinDeadline<T>(ms: number, work: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const running = work();
+  running.catch(() => {}); // its own failure, once the deadline has answered, is nobody's to handle
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DirectoryUnavailableError(`no answer within ${ms} ms`, { timedOut: true })),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([running, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * The person's addresses the console keeps: those in one of its domains. The primary is `mail`
  * when kept, else the first kept alias; null when none is kept.
@@ -334,16 +351,21 @@ export function createDirectory(config: LdapConfig, log?: DirectoryLog): Directo
       ensureOpen();
       // Before anything is sent: an empty simple bind is an unauthenticated bind, which succeeds.
       if (typeof password !== 'string' || password.trim() === '') return null;
-      const entry = await findEntry(login);
-      if (!entry) {
-        // A bind as nobody, so that an unknown login takes the time of a wrong password (no enumeration).
-        await verifyPassword(config, `cn=qc-sign-in-decoy,${config.userBase}`, password).catch(() => false);
-        return null;
-      }
-      const ok = await verifyPassword(config, entry.dn, password).catch((err: unknown) =>
-        failed(err, 'binding as the person'),
-      );
-      return ok ? toPerson(entry) : null;
+      // A sign-in is several steps (a pool slot, the search, the groups, a connection and a bind),
+      // each bounded by the timeout; a directory slow at every step still gets one timeout in all.
+      // Steps under way then end at their own timeout, their sockets with them.
+      return withinDeadline(config.timeoutMs, async () => {
+        const entry = await findEntry(login);
+        if (!entry) {
+          // A bind as nobody, so that an unknown login takes the time of a wrong password (no enumeration).
+          await verifyPassword(config, `cn=qc-sign-in-decoy,${config.userBase}`, password).catch(() => false);
+          return null;
+        }
+        const ok = await verifyPassword(config, entry.dn, password).catch((err: unknown) =>
+          failed(err, 'binding as the person'),
+        );
+        return ok ? toPerson(entry) : null;
+      });
     },
 
     async find(login) {
