@@ -94,6 +94,19 @@ export async function signOutUi(page: Page): Promise<void> {
   expect((await logout).status(), 'POST /api/auth/logout/').toBe(204);
 }
 
+/**
+ * Cancels the open dialog (a confirmation) and waits until it is gone. A click that lands while the
+ * dialog is still zooming in can be lost on a loaded machine (seen: the dialog stayed open), so it
+ * clicks again while the dialog is there, as a person would.
+ */
+export async function cancelDialog(page: Page, button = 'Annuler'): Promise<void> {
+  const dialog = page.getByRole('dialog');
+  await expect(async () => {
+    if (await dialog.isVisible()) await dialog.getByRole('button', { name: button }).click({ timeout: 5_000 });
+    await expect(dialog).toBeHidden({ timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 /** The [access, refresh] pair the console keeps in localStorage (spec §3). */
 export function storedTokens(page: Page): Promise<(string | null)[]> {
   return page.evaluate(() => [localStorage.getItem('accessToken'), localStorage.getItem('refreshToken')]);

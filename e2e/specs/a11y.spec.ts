@@ -3,7 +3,7 @@ import { apiAs } from '../lib/api-client';
 import { tag } from '../lib/mail';
 import type { SeedUser } from '../lib/stack';
 import { saveDarkTheme } from '../lib/seed';
-import { expect, signInQuick, signInUi, signOutUi, test } from '../lib/test';
+import { cancelDialog, expect, signInQuick, signInUi, signOutUi, test } from '../lib/test';
 import { totp, totpStep } from '../lib/totp';
 import { createUser } from '../lib/users';
 
@@ -112,8 +112,7 @@ for (const theme of ['light', 'dark'] as const) {
     await page.getByTestId('rule-delete').first().click();
     await expect(page.getByRole('dialog')).toBeVisible();
     findings.push(...(await axeFindings(page, '[role="dialog"]')).map((f) => `rule delete confirmation: ${f}`));
-    await page.getByRole('dialog').getByRole('button', { name: 'Annuler' }).click();
-    await expect(page.getByRole('dialog')).toBeHidden();
+    await cancelDialog(page);
     await removeRules();
     // A filter with text shows its clear button, named in words.
     await page.goto('/history');
@@ -129,8 +128,7 @@ for (const theme of ['light', 'dark'] as const) {
     await page.getByTestId('quarantine-bulk-delete').click();
     await expect(page.getByRole('dialog')).toBeVisible();
     findings.push(...(await axeFindings(page, '[role="dialog"]')).map((f) => `bulk delete confirmation: ${f}`));
-    await page.getByRole('dialog').getByRole('button', { name: 'Annuler' }).click();
-    await expect(page.getByRole('dialog')).toBeHidden();
+    await cancelDialog(page);
     await page.getByTestId('feedback-button').click();
     await expect(page.getByRole('dialog')).toBeVisible();
     findings.push(...(await axeFindings(page, '[role="dialog"]')).map((f) => `feedback dialog: ${f}`));

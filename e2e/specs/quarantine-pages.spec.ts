@@ -4,7 +4,7 @@ import { apiAs } from '../lib/api-client';
 import { createMailUser, discardHeldMail, ingestDirect, mailInfo, plainMessage, sinkMessages, tag } from '../lib/mail';
 import { saveDarkTheme } from '../lib/seed';
 import type { SeedUser } from '../lib/stack';
-import { apiAnswer, expect, notice, signInQuick, test } from '../lib/test';
+import { apiAnswer, cancelDialog, expect, notice, signInQuick, test } from '../lib/test';
 import { createUser } from '../lib/users';
 
 // The quarantine list's bulk actions, the History page, the Statistics page and the dashboard's
@@ -133,8 +133,7 @@ test('bulk delete: Cancel in the confirmation changes nothing, confirming delete
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('Supprimer les 2 e-mails sélectionnés ?');
   await expect(dialog).toContainText('Ils ne pourront plus être libérés.');
-  await dialog.getByRole('button', { name: 'Annuler' }).click();
-  await expect(dialog).toBeHidden();
+  await cancelDialog(page);
   await expect(rows).toHaveCount(6);
   await expect(checkboxOf(page, m(1))).toBeChecked();
   await expect(checkboxOf(page, m(2))).toBeChecked();

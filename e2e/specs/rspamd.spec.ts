@@ -3,7 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import { apiAs } from '../lib/api-client';
 import { mailInfo, plainMessage, sendToHaraka, tag } from '../lib/mail';
 import { stack } from '../lib/stack';
-import { expect, notice, pageOverflow, signInQuick, test, trackPageWidth } from '../lib/test';
+import { cancelDialog, expect, notice, pageOverflow, signInQuick, test, trackPageWidth } from '../lib/test';
 
 // Issue 17: remote-rspamd's pages on the built console, the api's state after each step, the rule
 // live in the real Rspamd (Haraka's answer to a sender it names), and the admin-only routes.
@@ -104,8 +104,7 @@ test('an admin creates, edits, disables and deletes a filter through the pages; 
   await rowOf(page, stored)
     .getByRole('button', { name: `Supprimer ${quoted(stored)}` })
     .click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Annuler' }).click();
-  await expect(page.getByRole('dialog')).toBeHidden();
+  await cancelDialog(page);
   expect(await filterNamed(stored)).toBeDefined();
   await rowOf(page, stored)
     .getByRole('button', { name: `Supprimer ${quoted(stored)}` })
