@@ -21,6 +21,8 @@ import { createTokenService } from './modules/auth/tokens';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { createDirectory } from './modules/directory/directory';
 import { directoryRoutes } from './modules/directory/directory.routes';
+import { createOidcClient } from './modules/oidc/oidc-client';
+import { oidcRoutes } from './modules/oidc/oidc.routes';
 import { domainsRoutes } from './modules/domains/domains.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { harakaLogsRoutes } from './modules/haraka-logs/haraka-logs.routes';
@@ -172,6 +174,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }),
     mailer: options.mailer ?? createMailer(config, app.log),
     directory,
+    oidc: config.oidc ? createOidcClient(config.oidc, config.publicUrl) : null,
   };
   const remotes = createRemotesSource(config, app.log);
 
@@ -266,6 +269,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(usersRoutes, { ctx });
   await app.register(domainsRoutes, { ctx });
   await app.register(directoryRoutes, { ctx });
+  await app.register(oidcRoutes, { ctx });
   await app.register(rspamdRoutes, { ctx });
   await app.register(mfaRoutes, { ctx, reauth });
   await app.register(profileRoutes, { ctx, reauth });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { FilterParser } from 'ldapts';
 import { z } from 'zod';
-import { int, optional } from './config-env';
+import { int, isLoopbackHost, optional } from './config-env';
 
 /**
  * The organisation's directory (LDAP / Active Directory, issue 31): QC_LDAP_*; null when QC_LDAP_URL
@@ -31,8 +31,6 @@ export interface LdapConfig {
   /** Service-bound connections kept for searches. */
   poolSize: number;
 }
-
-const isLoopbackHost = (host: string) => host === 'localhost' || /^127\./.test(host) || host === '[::1]';
 
 /** ldap:// or ldaps://, a host, an optional port, no user info, path (but /), query or fragment. */
 function isLdapUrl(value: string): boolean {

@@ -6,10 +6,11 @@ import { Cron } from 'croner';
 import { z } from 'zod';
 import { BULK_MAX_IDS, LIMITS, ROLES, type Role } from '@qc/contracts';
 import { ldapConfig, LDAP_ENV, type LdapConfig } from './config-ldap';
+import { oidcConfig, OIDC_ENV, type OidcConfig } from './config-oidc';
 import { int, optional } from './config-env';
 import { usableCpus } from './lib/cpus';
 
-export type { LdapConfig };
+export type { LdapConfig, OidcConfig };
 
 /** The repository root: defaults for the built front end are relative to it, not to the cwd. */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -97,6 +98,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
   ldap: LdapConfig | null;
+  /** Single sign-on (QC_OIDC_*); null when QC_OIDC_ISSUER is unset. */
+  oidc: OidcConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -289,6 +292,7 @@ const EnvSchema = z.object({
   QC_ARGON2_TIME_COST: int(2, 1, 100),
   QC_ARGON2_PARALLELISM: int(1, 1, 16),
   ...LDAP_ENV,
+  ...OIDC_ENV,
 });
 
 /** Every variable the api reads (documented in the repository's .env.example). */
@@ -381,6 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const resolve = (p: string) => path.resolve(cwd, p);
   const dataDir = resolve(e.QC_DATA_DIR);
   const ldap = ldapConfig(e, resolve, (problems) => new ConfigError(problems));
+  const publicUrl = (e.QC_PUBLIC_URL ?? `http://${e.QC_HOST}:${e.QC_PORT}`).replace(/\/+$/, '');
 
   const database: DatabaseConfig = e.QC_DATABASE_URL
     ? { kind: 'postgres', url: e.QC_DATABASE_URL, poolMax: e.QC_DB_POOL_MAX }
@@ -458,7 +463,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     releaseAnswerMs: e.QC_RELEASE_ANSWER_MS,
     mailFrom: e.QC_MAIL_FROM ?? 'quarantine-console@localhost',
     // Links in e-mails use this, never the request's Host header.
-    publicUrl: (e.QC_PUBLIC_URL ?? `http://${e.QC_HOST}:${e.QC_PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     logLevel: e.QC_LOG_LEVEL,
     argon2: {
       memoryCost: e.QC_ARGON2_MEMORY_KIB,
@@ -466,5 +471,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       parallelism: e.QC_ARGON2_PARALLELISM,
     },
     ldap,
+    oidc: oidcConfig(e, publicUrl, (problems) => new ConfigError(problems)),
   };
 }

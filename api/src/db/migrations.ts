@@ -25,6 +25,7 @@ import { m0024_feedback_images_clean } from './migration-0024-feedback-images-cl
 import { m0025_learnings } from './migration-0025-learnings';
 import { m0026_history_append_only } from './migration-0026-history-append-only';
 import { m0027_user_addresses } from './migration-0027-user-addresses';
+import { m0028_oidc } from './migration-0028-oidc';
 
 // One migration set for SQLite and PostgreSQL: only portable types (text, integer, bigint,
 // double precision) and constraints. Never edit a released migration; add a new one.
@@ -267,6 +268,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025_learnings': m0025_learnings,
   '0026_history_append_only': m0026_history_append_only,
   '0027_user_addresses': m0027_user_addresses,
+  '0028_oidc': m0028_oidc,
 };
 
 /** In-code provider: nothing is read from disk, so tsx, jest and a bundle all see the same set. */

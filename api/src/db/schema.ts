@@ -53,6 +53,27 @@ export interface UserAddressesTable {
   position: number;
 }
 
+/** 0028: a single sign-on started at the provider and not back yet (single use). */
+export interface OidcFlowsTable {
+  state_hash: string;
+  browser_hash: string;
+  nonce: string;
+  code_verifier: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** 0028: the single-use ticket a single sign-on's callback hands the browser. */
+export interface SsoTicketsTable {
+  ticket_hash: string;
+  browser_hash: string;
+  user_id: string;
+  /** 1: the provider did a second factor and QC_OIDC_TRUST_MFA lets it count. */
+  mfa_met: number;
+  created_at: number;
+  expires_at: number;
+}
+
 /** The invitation link e-mailed to a user created without a password (HMAC of its token). */
 export interface UserInvitationsTable {
   id: string;
@@ -548,4 +569,6 @@ export interface Database {
   digest_link_uses: DigestLinkUsesTable;
   learnings: LearningsTable;
   user_addresses: UserAddressesTable;
+  oidc_flows: OidcFlowsTable;
+  sso_tickets: SsoTicketsTable;
 }

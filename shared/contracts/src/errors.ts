@@ -80,5 +80,8 @@ export const ERROR_CODES = [
   'directory_address_conflict', // 403, sign-in through the directory: an address of the person belongs to another account (named in the log)
   'directory_managed', // 400 with `errors`, a field of a directory user (addresses, e-mail, role, password…) is set by the directory
   'directory_not_configured', // 409, Admin → Directory test while QC_LDAP_URL is unset
+  // Single sign-on (issue 32)
+  'sso_ticket_invalid', // 401, POST /api/auth/oidc/exchange/: a ticket unknown, used already or older than 60 s
+  'oidc_not_configured', // 404, the OIDC routes while QC_OIDC_ISSUER is unset
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -26,3 +26,4 @@ export * from './learning';
 export * from './haraka-logs';
 export * from './notifications';
 export * from './directory';
+export * from './oidc';

@@ -123,11 +123,24 @@ export async function login(
     await signInFailed(deps, origin, account, user, 'account_inactive');
     throw unauthorized('account_inactive', 'This account is disabled.');
   }
-  if (user.mfa_enabled === 1) {
+  return afterFirstFactor(deps, user, { mfaMet: false });
+}
+
+/**
+ * The login answer once the first factor is given (a password, or the OpenID Provider's word): a
+ * session, or the console's own second factor first. `mfaMet`: the provider did a second factor
+ * that QC_OIDC_TRUST_MFA lets count, so neither the code nor its set-up is asked.
+ */
+export async function afterFirstFactor(
+  deps: Pick<AuthDeps, 'db' | 'config' | 'tokens'>,
+  user: Pick<UserRow, 'id' | 'mfa_enabled' | 'mfa_required' | 'role'>,
+  { mfaMet }: { mfaMet: boolean },
+): Promise<LoginResponse> {
+  if (user.mfa_enabled === 1 && !mfaMet) {
     return { requires_2fa: true, partial_token: await deps.tokens.signPartial(user.id) };
   }
   // No access before two-factor is set up: the set-up token opens only the two set-up routes.
-  if (mfaMandatory(deps.config, user)) {
+  if (mfaMandatory(deps.config, user) && user.mfa_enabled !== 1 && !mfaMet) {
     return { requires_2fa_setup: true, partial_token: await deps.tokens.signSetup(user.id) };
   }
   return startSession(deps, user.id);

@@ -1,13 +1,13 @@
 import type { Entry } from 'ldapts';
 import {
   escapeFilterValue,
-  mapAddresses,
   normaliseDn,
   personAttributes,
   personFromEntry,
   userFilter,
   userFilterText,
 } from './directory';
+import { mapAddresses } from '../users/external-accounts.service';
 
 // The pure parts: filters, an entry as a person (Active Directory's shapes, which slapd has no
 // schema for), the addresses the console keeps. directory.test.ts runs the rest against slapd.

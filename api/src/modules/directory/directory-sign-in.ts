@@ -3,15 +3,9 @@ import { HttpError } from '../../lib/http-error';
 import { revokeUserSessions } from '../auth/auth.repository';
 import type { RequestOrigin } from '../security/security-events';
 import { findUserById, type UserRow } from '../users/users.repository';
-import { DirectoryUnavailableError, type Directory, type DirectoryPerson } from './directory';
+import { DirectoryUnavailableError, type Directory } from './directory';
 import { directoryUnavailable } from './directory-common';
-import {
-  applyPlan,
-  planAccount,
-  PlanOutdatedError,
-  refusalError,
-  type DirectoryPlan,
-} from './directory-accounts.service';
+import { provisionDirectoryAccount } from './directory-accounts';
 
 /**
  * Sign-in through the directory (issue 31): the person is found with the service account and
@@ -19,22 +13,6 @@ import {
  */
 
 type Deps = Pick<AppContext, 'db' | 'passwords'>;
-
-/** A refused plan: the account loses its sessions (disabled, no longer in a console domain), the log names a conflict. */
-async function refuse(deps: Deps, origin: RequestOrigin, plan: DirectoryPlan): Promise<HttpError> {
-  const refusal = plan.refusal!;
-  if (plan.existing && refusal !== 'directory_address_conflict') {
-    await revokeUserSessions(deps.db, plan.existing.id, Date.now());
-  }
-  if (refusal === 'directory_address_conflict') {
-    const taken = plan.addresses.filter((a) => a.reason === 'taken').map((a) => `${a.address} (owned by ${a.owner})`);
-    origin.log.warn(
-      { event: 'directory_address_conflict', dn: plan.person.dn, addresses: taken },
-      `directory sign-in refused: ${taken.join(', ')} already belong to other accounts`,
-    );
-  }
-  return refusalError(refusal);
-}
 
 /**
  * The account the typed login and password open through the directory, or a refusal: null for an
@@ -59,24 +37,7 @@ export async function directorySignIn(
   }
   await deps.passwords.verifyDummy(password);
   if (!person) return null;
-  return (await provision(deps, directory, person, origin)).user;
-}
-
-/**
- * The person's account made or brought up to date, or the refusal thrown. A write that lost a race
- * (the same first sign-in twice at once: a double click) is planned again once, then an update.
- */
-async function provision(deps: Deps, directory: Directory, person: DirectoryPerson, origin: RequestOrigin) {
-  for (let attempt = 0; ; attempt++) {
-    const plan = await planAccount(deps.db, directory, person);
-    if (plan.refusal) throw await refuse(deps, origin, plan);
-    try {
-      return await applyPlan(deps.db, plan, origin.ip);
-    } catch (err) {
-      if (!(err instanceof PlanOutdatedError)) throw err;
-      if (attempt > 0) throw refusalError('directory_address_conflict');
-    }
-  }
+  return (await provisionDirectoryAccount(deps.db, directory, person, origin)).user;
 }
 
 /**
@@ -113,7 +74,7 @@ export async function directoryAllowsRefresh(
     return false;
   }
   try {
-    return !(await provision(deps, directory, person, origin)).revoked;
+    return !(await provisionDirectoryAccount(deps.db, directory, person, origin)).revoked;
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
     // Refused (disabled, no console domain, an address now another account's): the sessions end.

@@ -10,7 +10,7 @@ import type { AppContext } from '../../app-context';
 import { HttpError } from '../../lib/http-error';
 import { requireAuthHook, requireRoleHook } from '../auth/authenticate';
 import { DirectoryUnavailableError } from './directory';
-import { planAccount } from './directory-accounts.service';
+import { planDirectoryAccount } from './directory-accounts';
 import { directoryUnavailable } from './directory-common';
 
 const NOT_CONFIGURED: Settings = {
@@ -98,7 +98,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
           user_id: null,
         };
       }
-      const plan = await planAccount(ctx.db, directory, person);
+      const plan = await planDirectoryAccount(ctx.db, directory, person);
       return {
         outcome: plan.refusal ? ('refused' as const) : plan.existing ? ('update' as const) : ('create' as const),
         refusal: plan.refusal,

@@ -17,7 +17,6 @@ import {
 } from 'ldapts';
 import { emailAddress, NAME_MAX, type DirectorySettings, type Role } from '@qc/contracts';
 import type { LdapConfig } from '../../config';
-import { domainToALabel, recipientDomain } from '../../lib/addresses';
 import { DirectoryUnavailableError, ServicePool, unavailable, verifyPassword } from './ldap-client';
 
 export { DirectoryUnavailableError } from './ldap-client';
@@ -231,11 +230,6 @@ export function personFromEntry(
   };
 }
 
-export interface MappedAddresses {
-  primary: string | null;
-  addresses: { address: string; kept: boolean; reason?: 'outside_domains' }[];
-}
-
 async function withinDeadline<T>(ms: number, work: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const running = work();
@@ -251,26 +245,6 @@ async function withinDeadline<T>(ms: number, work: () => Promise<T>): Promise<T>
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * The person's addresses the console keeps: those in one of its domains. The primary is `mail`
- * when kept, else the first kept alias; null when none is kept.
- */
-export function mapAddresses(
-  person: Pick<DirectoryPerson, 'mail' | 'aliases'>,
-  consoleDomains: string[],
-): MappedAddresses {
-  const domains = new Set(consoleDomains.map((d) => domainToALabel(d.trim()) ?? d.trim().toLowerCase()));
-  const all = [...new Set([...(person.mail ? [person.mail] : []), ...person.aliases])];
-  const addresses = all.map((a) =>
-    domains.has(recipientDomain(a))
-      ? { address: a, kept: true }
-      : { address: a, kept: false, reason: 'outside_domains' as const },
-  );
-  const kept = addresses.filter((a) => a.kept).map((a) => a.address);
-  const primary = person.mail && kept.includes(person.mail) ? person.mail : (kept[0] ?? null);
-  return { primary, addresses };
 }
 
 export function createDirectory(config: LdapConfig, log?: DirectoryLog): Directory {
