@@ -29,10 +29,16 @@ export const MfaEnableResponse = BackupCodesResponse.extend({
 });
 export type MfaEnableResponse = z.infer<typeof MfaEnableResponse>;
 
-/** POST /api/users/me/mfa/disable/ and /api/users/me/mfa/backup-codes/: the account password again. */
+/**
+ * POST /api/users/me/mfa/disable/ and /api/users/me/mfa/backup-codes/: the account password again.
+ * A single sign-on account has no console password: it sends none, and its sign-in must be recent
+ * instead (REAUTH_WINDOW_S; else 400 `reauth_required`). Every other account must send it.
+ */
 export const PasswordRequest = z
   .object({
-    password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(LIMITS.passwordMax),
+    password: z.string().min(1, 'Password is required').max(LIMITS.passwordMax).optional(),
   })
   .strict();
+/** How recent a single sign-on account's sign-in must be to stand in for its password (seconds). */
+export const REAUTH_WINDOW_S = 600;
 export type PasswordRequest = z.infer<typeof PasswordRequest>;

@@ -133,7 +133,8 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
         tags: ['mfa'],
         summary: 'Disable two-factor authentication (password required)',
         description:
-          'A wrong password is 400 with errors.password. Ends the user’s other sessions; the owner is told ' +
+          'A wrong password is 400 with errors.password; a single sign-on account sends none, and its ' +
+          'sign-in must be of the last 10 minutes (else 400 reauth_required). Ends the user’s other sessions; the owner is told ' +
           'by e-mail. Refused (409 mfa_required) when two-factor is mandatory for the account.',
         security,
         body: PasswordRequest,
@@ -155,7 +156,9 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
       schema: {
         tags: ['mfa'],
         summary: 'New backup codes (password required); the old ones stop working',
-        description: 'A wrong password is 400 with errors.password. Ends the user’s other sessions.',
+        description:
+          'A wrong password is 400 with errors.password; a single sign-on account sends none, and its sign-in ' +
+          'must be of the last 10 minutes (else 400 reauth_required). Ends the user’s other sessions.',
         security,
         body: PasswordRequest,
         response: { 200: BackupCodesResponse, 400: ApiError, 401: ApiError, 409: ApiError, 429: ApiError },

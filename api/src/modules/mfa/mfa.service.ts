@@ -23,7 +23,7 @@ import {
   type SecurityEvent,
 } from '../security/security-events';
 import { clearMfa, findUserById, type UserRow } from '../users/users.repository';
-import { checkPassword } from '../users/users.service';
+import { confirmIdentity } from '../users/users.service';
 import {
   advanceTotpStep,
   claimPartialToken,
@@ -151,9 +151,14 @@ export async function enableMfa(
   return { backup_codes: codes, ...(await startSession(deps, user.id)) };
 }
 
-export async function disableMfa(deps: MfaDeps, auth: AuthContext, password: string, origin: RequestOrigin) {
+export async function disableMfa(
+  deps: MfaDeps,
+  auth: AuthContext,
+  password: string | undefined,
+  origin: RequestOrigin,
+) {
   const user = await requireUser(deps, callerOf(auth));
-  await checkPassword(deps, user, password, 'password');
+  await confirmIdentity(deps, user, auth.familyId, password, 'password');
   if (user.mfa_enabled !== 1) throw notEnabled();
   if (mfaMandatory(deps.config, user)) throw mandatory();
   const event = await deps.db.transaction().execute(async (trx) => {
@@ -168,10 +173,10 @@ export async function disableMfa(deps: MfaDeps, auth: AuthContext, password: str
 export async function regenerateBackupCodes(
   deps: MfaDeps,
   auth: AuthContext,
-  password: string,
+  password: string | undefined,
 ): Promise<BackupCodesResponse> {
   const user = await requireUser(deps, callerOf(auth));
-  await checkPassword(deps, user, password, 'password');
+  await confirmIdentity(deps, user, auth.familyId, password, 'password');
   if (user.mfa_enabled !== 1) throw notEnabled();
   const { codes, hashes } = await issueBackupCodes(deps, user.id);
   const now = Date.now();

@@ -54,7 +54,7 @@ export function personFromClaims(
   config: Pick<OidcConfig, 'groupsClaim' | 'adminGroup' | 'domainAdminGroup' | 'aliasesClaim' | 'emailVerifiedClaim'>,
 ): ExternalPerson {
   const mail = address(claims.email);
-  // Only `true` vouches (a string "true" is some providers' way, Entra ID's xms_edov among them).
+  // Only `true` vouches (or the string "true": Amazon Cognito sends its booleans so).
   const verified = claims[config.emailVerifiedClaim];
   if (mail && verified !== true && verified !== 'true') {
     throw new OidcError(

@@ -7,7 +7,9 @@ import {
   signInAtProvider,
   TEST_OIDC_ISSUER,
 } from '../../test/oidc-provider';
+import { newId } from '../../lib/ids';
 import { ensureDomain } from '../domains/domains.service';
+import { confirmIdentity } from '../users/users.service';
 
 /**
  * Single sign-on against a real OpenID Provider (oidc-provider, the shared one of scripts/oidc.sh):
@@ -310,6 +312,38 @@ describe('two-factor', () => {
       .set({ mfa_enabled: 0, mfa_secret: null })
       .where('email', '=', 'bob@example.com')
       .execute();
+  });
+
+  test('no console password: a recent sign-in confirms two-factor changes; an old one must sign in again', async () => {
+    const { answer } = await signIn('bob');
+    const access = tokensOf(answer).access;
+    const bob = (await byEmail('bob@example.com'))!;
+    await t.db
+      .updateTable('users')
+      .set({ mfa_enabled: 1, mfa_secret: 'JBSWY3DPEHPK3PXP' })
+      .where('id', '=', bob.id)
+      .execute();
+    const off = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/me/mfa/disable/',
+      headers: bearer(access),
+      payload: {},
+    });
+    expect(off.statusCode).toBe(204);
+    expect((await byEmail('bob@example.com'))!.mfa_enabled).toBe(0);
+    const old = newId(Date.now() - 11 * 60_000);
+    await expect(confirmIdentity(t, bob, old, undefined, 'password')).rejects.toMatchObject({
+      code: 'reauth_required',
+    });
+    await expect(confirmIdentity(t, bob, newId(Date.now()), 'anything', 'password')).resolves.toBeUndefined();
+    // A local account still gives its password.
+    const local = await t.createUser({ email: 'local-mfa@example.com' });
+    await expect(confirmIdentity(t, local, newId(Date.now()), undefined, 'password')).rejects.toMatchObject({
+      code: 'validation_error',
+    });
+    await expect(confirmIdentity(t, local, newId(Date.now()), 'wrong password', 'password')).rejects.toMatchObject({
+      code: 'invalid_password',
+    });
   });
 
   test('QC_OIDC_TRUST_MFA: the provider’s second factor (amr) meets the policy; a password alone does not', async () => {
