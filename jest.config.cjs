@@ -26,6 +26,8 @@ const esmOnly = [
   'uint8array-extras',
   '@tokenizer/inflate',
   '@borewit/text-codec',
+  'openid-client',
+  'oauth4webapi',
 ];
 const transformIgnorePatterns = [`/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?(${esmOnly.join('|')})[@/])`];
 

@@ -24,12 +24,15 @@ stage() { # stage <name> <minutes> <command...>: a stage that hangs is stopped, 
   fi
 }
 summary() { node scripts/test-summary.mjs "$RESULTS" "${failed[@]+"${failed[@]}"}"; }
-# The test PostgreSQL and OpenLDAP are removed at the end, unless they were already up (ones a
-# developer started with `pg.sh start` / `ldap.sh start`, same data folders): those are left running.
-pg_ours=1 ldap_ours=1
+# The test PostgreSQL, OpenLDAP and OpenID Provider are removed at the end, unless they were already
+# up (ones a developer started with `pg.sh start` / `ldap.sh start` / `oidc.sh start`, same data
+# folders): those are left running.
+pg_ours=1 ldap_ours=1 oidc_ours=1
 if bash scripts/pg.sh running; then pg_ours=""; fi
 if bash scripts/ldap.sh running; then ldap_ours=""; fi
-trap '[ -z "$pg_ours" ] || bash scripts/pg.sh stop; [ -z "$ldap_ours" ] || bash scripts/ldap.sh stop' EXIT
+if bash scripts/oidc.sh running; then oidc_ours=""; fi
+trap '[ -z "$pg_ours" ] || bash scripts/pg.sh stop; [ -z "$ldap_ours" ] || bash scripts/ldap.sh stop
+  [ -z "$oidc_ours" ] || bash scripts/oidc.sh stop' EXIT
 
 # Set-up failures are reported like any other stage, so the run still ends with its summary line.
 stage setup 20 bash scripts/setup.sh
@@ -47,6 +50,9 @@ export QC_TEST_LDAP_URL="ldap://127.0.0.1:${QC_LDAP_PORT:-55389}"
 export QC_TEST_LDAPS_URL="ldaps://127.0.0.1:${QC_LDAPS_PORT:-55636}"
 export QC_TEST_LDAP_CA_FILE="${QC_LDAP_DIR:-/tmp/qc-test-ldap}/ca.pem"
 stage openldap 5 bash scripts/ldap.sh start
+# The OpenID Provider the api tests sign in at (oidc-provider on loopback, test/oidc/provider.mjs).
+export QC_TEST_OIDC_ISSUER="http://127.0.0.1:${QC_OIDC_PORT:-55480}"
+stage "openid provider" 2 bash scripts/oidc.sh start
 
 stage lint 10 eslint --max-warnings=0 .
 stage format 5 prettier --check --log-level=warn .
