@@ -4,7 +4,14 @@ import { useNotices } from '@qc/ui-state';
 import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { BootScreen } from './app/BootScreen';
 import { LoadBoundary } from './app/LoadBoundary';
-import { INVITATION_PAGE_PATH, leaveLogin, LOGIN_PATH, redirectToLogin, usePathname } from './app/location';
+import {
+  INVITATION_PAGE_PATH,
+  leaveLogin,
+  LOGIN_PATH,
+  redirectToLogin,
+  SSO_LOGIN_PATH,
+  usePathname,
+} from './app/location';
 import { PageBackground } from './app/PageBackground';
 import { UnreachableScreen } from './app/UnreachableScreen';
 import { usePreferencesSync } from './app/usePreferencesSync';
@@ -30,6 +37,8 @@ const DigestLinkPage = retryableLazy(() =>
     m.withTheme(import(/* webpackChunkName: "digest-link" */ './features/digest-link/DigestLinkPage')),
   ),
 );
+// Where single sign-on comes back (`/login/sso#ticket=`): plain markup, its own small chunk.
+const SsoSignInPage = retryableLazy(() => import(/* webpackChunkName: "sso" */ './features/login/sso/SsoSignInPage'));
 // Themes itself (it sits outside every page).
 const NotificationHost = retryableLazy(
   () => import(/* webpackChunkName: "notify" */ './features/notifications/NotificationHost'),
@@ -58,9 +67,10 @@ export function App() {
   }, []);
 
   // Route guard of the whole protected area (spec §2): unauthenticated → /login (origin remembered);
-  // signed in on /login → the remembered origin or /dashboard. The invitation and digest link
-  // pages are for anyone.
-  const onLogin = path === LOGIN_PATH;
+  // signed in on /login → the remembered origin or /dashboard. /login/sso is a sign-in page too.
+  // The invitation and digest link pages are for anyone.
+  const onSso = path === SSO_LOGIN_PATH;
+  const onLogin = path === LOGIN_PATH || onSso;
   const onInvitation = path === INVITATION_PAGE_PATH;
   const onDigest = isDigestPath(path);
   const onPublic = onInvitation || onDigest;
@@ -75,6 +85,12 @@ export function App() {
     body = <Suspense fallback={<BootScreen />}>{onInvitation ? <InvitationPage /> : <DigestLinkPage />}</Suspense>;
   else if (unreachable && !isLoading) body = <UnreachableScreen />;
   else if (isLoading || (isAuthenticated && onLogin) || (!isAuthenticated && !onLogin)) body = <BootScreen />;
+  else if (!isAuthenticated && onSso)
+    body = (
+      <Suspense fallback={<BootScreen />}>
+        <SsoSignInPage onSignInStart={prefetchShell} />
+      </Suspense>
+    );
   else if (!isAuthenticated) body = <LoginPage onSubmitStart={prefetchShell} onTyping={prefetchShell} />;
   else
     body = (

@@ -3,8 +3,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { loadRemotes } from './app/remotes';
+import { ssoTicket } from './features/login/sso/sso-address';
 import { registerHostNamespace } from './i18n';
 
+ssoTicket(); // a single sign-on ticket leaves the address bar (and the history) before anything else
 registerHostNamespace();
 usePreferences.getState().reload(); // theme before the first paint
 void loadRemotes(); // in parallel: the shell waits for it before loading a remote

@@ -14,6 +14,8 @@ const CREDENTIAL_WORDS = new Set([
   'otp',
   'totp',
   'ticket',
+  'state', // OpenID Connect's: the callback's key to its sign-in
+  'nonce',
   'password',
   'passwd',
   'pwd',

@@ -29,6 +29,8 @@ export function usePathname(): string {
 }
 
 export const LOGIN_PATH = '/login';
+/** Where the single sign-on comes back with its ticket (`#ticket=…`); drawn like /login. */
+export const SSO_LOGIN_PATH = '/login/sso';
 export const HOME_PATH = '/dashboard';
 /**
  * The public page an invitation link opens (INVITATION_PATH of @qc/contracts, a test checks; not
@@ -36,6 +38,8 @@ export const HOME_PATH = '/dashboard';
  */
 export const INVITATION_PAGE_PATH = '/invitation';
 const FROM_KEY = 'qcFrom';
+/** The origin, kept in this tab across the round trip to the single sign-on provider. */
+const SSO_FROM_KEY = 'qcSsoFrom';
 
 /** Only same-app absolute paths are followed back after sign-in (no open redirect). */
 export function isSafeReturnPath(p: unknown): p is string {
@@ -46,7 +50,8 @@ export function isSafeReturnPath(p: unknown): p is string {
     !p.startsWith('/\\') &&
     p !== LOGIN_PATH &&
     !p.startsWith(`${LOGIN_PATH}?`) &&
-    !p.startsWith(`${LOGIN_PATH}#`)
+    !p.startsWith(`${LOGIN_PATH}#`) &&
+    !p.startsWith(`${LOGIN_PATH}/`)
   );
 }
 
@@ -66,17 +71,62 @@ export function redirectToLogin() {
   emit();
 }
 
+function rememberedOrigin(): unknown {
+  const state: unknown = window.history.state;
+  return state && typeof state === 'object' ? (state as Record<string, unknown>)[FROM_KEY] : undefined;
+}
+
 /** Where to go after sign-in: the remembered origin, else /dashboard. */
 export function returnPath(): string {
-  const state: unknown = window.history.state;
-  const from = state && typeof state === 'object' ? (state as Record<string, unknown>)[FROM_KEY] : undefined;
+  const from = rememberedOrigin();
   return isSafeReturnPath(from) ? from : HOME_PATH;
+}
+
+/**
+ * Leaving for the single sign-on provider: the history entry that holds the origin is not the one
+ * the provider comes back to (`/login/sso` or `/login?sso_error=` are new entries), so the origin
+ * waits in sessionStorage (this tab only).
+ */
+export function stashOriginForSso() {
+  const from = rememberedOrigin();
+  try {
+    if (isSafeReturnPath(from)) sessionStorage.setItem(SSO_FROM_KEY, from);
+    else sessionStorage.removeItem(SSO_FROM_KEY);
+  } catch {
+    /* storage refused (private mode): /dashboard after sign-in */
+  }
+}
+
+/**
+ * Back from the provider: the history state to put on the current entry, carrying the stashed
+ * origin (read once, then forgotten).
+ */
+export function takeStashedOrigin(): Record<string, string> | null {
+  let from: string | null = null;
+  try {
+    from = sessionStorage.getItem(SSO_FROM_KEY);
+    sessionStorage.removeItem(SSO_FROM_KEY);
+  } catch {
+    /* storage refused */
+  }
+  return isSafeReturnPath(from) ? { [FROM_KEY]: from } : null;
 }
 
 /** From a public page to /login, in place of it (a spent link is not left in the history) and remembering nothing. */
 export function goToLogin() {
   window.history.replaceState(null, '', LOGIN_PATH);
   emit();
+}
+
+/** To /login (its code or set-up step, or the form), keeping the remembered origin. */
+export function showLoginPage() {
+  window.history.replaceState(window.history.state, '', LOGIN_PATH);
+  emit();
+}
+
+/** A full-page navigation out of the app (the sign-on provider); a seam for tests (jsdom cannot). */
+export function navigateAway(url: string) {
+  window.location.assign(url);
 }
 
 /** Signed in while on /login: leave it for the remembered origin. */

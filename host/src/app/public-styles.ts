@@ -45,6 +45,8 @@ border-radius:6px;border:1px solid var(--qc-border);background:var(--qc-bg);colo
 .qc-btn[aria-busy=true]{opacity:.75;cursor:default}
 .qc-btn-link{border-color:transparent;background:transparent;color:var(--qc-link)}.qc-btn-link:hover{border-color:transparent;color:var(--qc-link-hover)}
 .qc-block{width:100%}
+.qc-or{display:flex;align-items:center;gap:12px;margin:16px 0;color:var(--qc-text-3)}
+.qc-or::before,.qc-or::after{content:'';flex:1;border-top:1px solid var(--qc-border-2)}
 .qc-icon-btn{display:inline-flex;align-items:center;justify-content:center;width:32px;height:32px;padding:0;border:0;border-radius:50%;
 background:transparent;color:var(--qc-text);cursor:pointer;font-size:16px}
 .qc-icon-btn:hover{background:var(--qc-fill)}

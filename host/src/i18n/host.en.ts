@@ -49,6 +49,8 @@ const en: typeof host = {
     directory_no_domain: 'None of your addresses is in one of this console’s domains. Contact your administrator.',
     directory_address_conflict:
       'One of your addresses already belongs to another account of this console. Contact your administrator.',
+    sso_or: 'or',
+    sso_button: 'Sign in with {{label}}',
     copyright: '© {{year}} Quarantine Console',
     top_bar: 'Top bar',
   },

@@ -51,6 +51,9 @@ const host = {
       'Aucune de vos adresses n’appartient à un domaine de cette console. Contactez votre administrateur.',
     directory_address_conflict:
       'Une de vos adresses appartient déjà à un autre compte de la console. Contactez votre administrateur.',
+    /** Single sign-on (issue 32): the divider under the form, and the button ({{label}}: QC_OIDC_LABEL). */
+    sso_or: 'ou',
+    sso_button: 'Se connecter avec {{label}}',
     copyright: '© {{year}} Quarantine Console',
     top_bar: 'Barre supérieure',
   },

@@ -73,12 +73,14 @@ describe('protected pages’ texts (lazy part of the host namespace)', () => {
   });
 });
 
-describe('texts of the lazy public chunks (set-up step of /login, invitation and digest link pages)', () => {
+describe('texts of the lazy public chunks (set-up step of /login, single sign-on, invitation and digest link pages)', () => {
   it('French and English have the same keys, all non-empty, none shadowing the eager ones', async () => {
     const { invitationEn, invitationFr } = await import('./invitation');
     const { mfaEn, mfaFr } = await import('./mfa');
     const { digestLinkEn, digestLinkFr } = await import('./digest-link');
+    const { ssoEn, ssoFr } = await import('./sso');
     for (const [fr, en] of [
+      [{ sso: ssoFr }, { sso: ssoEn }],
       [{ invitation: invitationFr }, { invitation: invitationEn }],
       [{ digest_link: digestLinkFr }, { digest_link: digestLinkEn }],
       [{ mfa: mfaFr }, { mfa: mfaEn }],

@@ -8,7 +8,7 @@ import { notify } from '@qc/ui-state';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { markSigningOut } from '../app/location';
+import { signOut } from './sign-out';
 
 /** Spec §3: initials of the username in the avatar, 'U' by default. */
 export function initials(username: string | null | undefined): string {
@@ -36,7 +36,6 @@ export function ProfileMenu() {
   const user = useSession((s) => s.user);
   const token = useThemeToken();
   const phone = usePhoneLayout();
-  const logout = useSession((s) => s.logout);
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -51,9 +50,9 @@ export function ProfileMenu() {
   };
 
   const onLogout = async () => {
-    markSigningOut();
-    await logout(); // the query cache empties with the session (clearOnSessionChange)
-    notify({ type: 'info', title: t('logout.success') });
+    // The query cache empties with the session (clearOnSessionChange). Leaving for the provider's
+    // sign-out page, nothing to say here.
+    if (!(await signOut())) notify({ type: 'info', title: t('logout.success') });
   };
 
   return (

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '@qc/contracts';
+import type { CurrentUser, OidcInfo } from '@qc/contracts';
 import { AuthError } from './errors';
 
 /**
@@ -13,6 +13,11 @@ export const AUTH_PATHS = {
   me: '/api/users/me/',
   mfaSetup: '/api/users/me/mfa/setup/',
   mfaEnable: '/api/users/me/mfa/enable/',
+  /** Single sign-on (DESIGN §4.2 "OIDC"): whether it is on, its button's label, the provider's sign-out. */
+  oidc: '/api/auth/oidc/',
+  /** A full-page navigation (not fetched): the api sends the browser on to the provider. */
+  oidcStart: '/api/auth/oidc/start/',
+  oidcExchange: '/api/auth/oidc/exchange/',
 } as const;
 
 async function errorFrom(res: Response): Promise<AuthError> {
@@ -68,4 +73,10 @@ export async function fetchCurrentUser(accessToken: string, signal?: AbortSignal
     headers: { Accept: 'application/json', Authorization: `Bearer ${accessToken}` },
   });
   return (await res.json()) as CurrentUser;
+}
+
+/** GET /api/auth/oidc/ (public). Rejects with AuthError like the other calls. */
+export async function fetchOidcInfo(signal?: AbortSignal): Promise<OidcInfo> {
+  const res = await send(AUTH_PATHS.oidc, { method: 'GET', signal, headers: { Accept: 'application/json' } });
+  return (await res.json()) as OidcInfo;
 }

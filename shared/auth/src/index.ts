@@ -18,7 +18,7 @@ export {
   NO_REFRESH_TOKEN_MESSAGE,
   NO_PARTIAL_TOKEN_MESSAGE,
 } from './errors';
-export { AUTH_PATHS } from './auth.http';
+export { AUTH_PATHS, fetchOidcInfo } from './auth.http';
 export { refreshTokens, isRefreshing, REFRESH_LOCK_NAME } from './refresh';
 export {
   useSession,

@@ -423,6 +423,80 @@ describe('login, second factor, logout (spec §4)', () => {
   });
 });
 
+describe('single sign-on: the ticket trades like a password (issue 32)', () => {
+  beforeEach(() => useSession.setState({ isLoading: false }));
+
+  /** The state a sign-in leaves, by password or by ticket, the same for both. */
+  async function signInBoth(answer: () => Response) {
+    const outcomes: { outcome: unknown; state: unknown; stored: unknown }[] = [];
+    for (const run of [() => state().login('jane@example.com', 'pw'), () => state().exchangeSsoTicket('ticket-1')]) {
+      localStorage.clear();
+      resetSessionForTests();
+      useSession.setState({ isLoading: false });
+      jest.restoreAllMocks();
+      mockFetch((c) => (c.url === '/api/users/me/' ? jsonResponse(200, USER) : answer()));
+      const outcome = await run();
+      const { user, isAuthenticated, isLoading, requires2FA, requires2FASetup, partialToken, expired } = state();
+      outcomes.push({
+        outcome,
+        state: { user, isAuthenticated, isLoading, requires2FA, requires2FASetup, partialToken, expired },
+        stored: stored(),
+      });
+    }
+    expect(outcomes[1]).toEqual(outcomes[0]);
+    return outcomes[1]!;
+  }
+
+  it('posts the ticket to /api/auth/oidc/exchange/, then signs in with the pair', async () => {
+    const access = makeJwt(300);
+    const { calls } = mockFetch((c) =>
+      c.url === '/api/auth/oidc/exchange/' ? jsonResponse(200, { access, refresh: 'r1' }) : jsonResponse(200, USER),
+    );
+    await expect(state().exchangeSsoTicket('ticket-1')).resolves.toBe('authenticated');
+    expect(calls.map((c) => [c.method, c.url, c.body, c.authorization])).toEqual([
+      ['POST', '/api/auth/oidc/exchange/', { ticket: 'ticket-1' }, null],
+      ['GET', '/api/users/me/', undefined, `Bearer ${access}`],
+    ]);
+    expect(stored()).toEqual([access, 'r1']);
+    expect(state()).toMatchObject({ isAuthenticated: true, user: USER });
+  });
+
+  it('a token pair: the same outcome and state as a password sign-in', async () => {
+    const access = makeJwt(300);
+    const both = await signInBoth(() => jsonResponse(200, { access, refresh: 'r1' }));
+    expect(both).toMatchObject({ outcome: 'authenticated', stored: [access, 'r1'] });
+  });
+
+  it('a second factor to give: the code step, as after a password', async () => {
+    const both = await signInBoth(() => jsonResponse(200, { requires_2fa: true, partial_token: 'partial-1' }));
+    expect(both).toMatchObject({
+      outcome: 'requires_2fa',
+      state: { requires2FA: true, partialToken: 'partial-1', isAuthenticated: false },
+      stored: [null, null],
+    });
+  });
+
+  it('a second factor to set up: the set-up step, as after a password', async () => {
+    const both = await signInBoth(() => jsonResponse(200, { requires_2fa_setup: true, partial_token: 'setup-1' }));
+    expect(both).toMatchObject({
+      outcome: 'requires_2fa_setup',
+      state: { requires2FASetup: true, partialToken: 'setup-1', isAuthenticated: false },
+      stored: [null, null],
+    });
+  });
+
+  it('an unknown, used or stale ticket: AuthError 401 sso_ticket_invalid, nothing stored', async () => {
+    mockFetch(() => jsonResponse(401, { detail: 'Invalid ticket', code: 'sso_ticket_invalid' }));
+    await expect(state().exchangeSsoTicket('old')).rejects.toMatchObject({
+      name: 'AuthError',
+      status: 401,
+      code: 'sso_ticket_invalid',
+    });
+    expect(stored()).toEqual([null, null]);
+    expect(state()).toMatchObject({ isAuthenticated: false, requires2FA: false, partialToken: null });
+  });
+});
+
 describe('expireSession: only a refusal signs out', () => {
   it('a network error or a 5xx keeps the tokens and the session; 401/403 or no refresh token sign out', () => {
     useSession.setState({ isAuthenticated: true, isLoading: false, user: USER });

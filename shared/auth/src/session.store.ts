@@ -48,6 +48,12 @@ export interface SessionState {
   /** Rejects with AuthError on failure (401 bad credentials, 429 rate limited...). */
   login: (email: string, password: string) => Promise<LoginOutcome>;
   /**
+   * Single sign-on: trades the ticket the provider's round trip left in `/login/sso#ticket=` for
+   * the same answer as `login` (same outcomes, same state). Rejects with AuthError (401
+   * sso_ticket_invalid: unknown, used, or older than 60 s).
+   */
+  exchangeSsoTicket: (ticket: string) => Promise<LoginOutcome>;
+  /**
    * Second factor: rejects with AuthError (code 'no_partial_token' without a partial token). When the
    * challenge is over (429: the partial token is burned; 401 token_invalid/token_expired), the step is
    * left: back to the password form.
@@ -155,6 +161,21 @@ export const useSession = create<SessionState>()((set, get) => {
     set({ ...noChallenge, user, isAuthenticated: true, isLoading: false, expired: false });
   }
 
+  /** A sign-in's answer (password or single sign-on ticket): a session, or the step still needed. */
+  async function applyLoginAnswer(res: LoginResponse): Promise<LoginOutcome> {
+    if ('requires_2fa' in res && res.requires_2fa) {
+      set({ requires2FA: true, partialToken: res.partial_token, isLoading: false });
+      return 'requires_2fa';
+    }
+    if ('requires_2fa_setup' in res && res.requires_2fa_setup) {
+      setupPair = null;
+      set({ requires2FASetup: true, partialToken: res.partial_token, isLoading: false });
+      return 'requires_2fa_setup';
+    }
+    await signIn(res as TokenPair);
+    return 'authenticated';
+  }
+
   async function startUp(): Promise<void> {
     try {
       let access = getAccessToken();
@@ -228,20 +249,11 @@ export const useSession = create<SessionState>()((set, get) => {
       return initPromise;
     },
 
-    login: async (email, password) => {
-      const res = await postJson<LoginResponse>(AUTH_PATHS.login, { email, password });
-      if ('requires_2fa' in res && res.requires_2fa) {
-        set({ requires2FA: true, partialToken: res.partial_token, isLoading: false });
-        return 'requires_2fa';
-      }
-      if ('requires_2fa_setup' in res && res.requires_2fa_setup) {
-        setupPair = null;
-        set({ requires2FASetup: true, partialToken: res.partial_token, isLoading: false });
-        return 'requires_2fa_setup';
-      }
-      await signIn(res as TokenPair);
-      return 'authenticated';
-    },
+    login: async (email, password) =>
+      applyLoginAnswer(await postJson<LoginResponse>(AUTH_PATHS.login, { email, password })),
+
+    exchangeSsoTicket: async (ticket) =>
+      applyLoginAnswer(await postJson<LoginResponse>(AUTH_PATHS.oidcExchange, { ticket })),
 
     verifyTotp: async (code, method = 'totp') => {
       const partialToken = get().partialToken;

@@ -83,6 +83,5 @@ export const ERROR_CODES = [
   // Single sign-on (issue 32)
   'sso_ticket_invalid', // 401, POST /api/auth/oidc/exchange/: a ticket unknown, used already or older than 60 s
   'oidc_not_configured', // 404, the OIDC routes while QC_OIDC_ISSUER is unset
-  'reauth_required', // 400, a single sign-on account's security change (MFA) needs a sign-in of the last 10 minutes
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

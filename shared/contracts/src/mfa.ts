@@ -31,14 +31,17 @@ export type MfaEnableResponse = z.infer<typeof MfaEnableResponse>;
 
 /**
  * POST /api/users/me/mfa/disable/ and /api/users/me/mfa/backup-codes/: the account password again.
- * A single sign-on account has no console password: it sends none, and its sign-in must be recent
- * instead (REAUTH_WINDOW_S; else 400 `reauth_required`). Every other account must send it.
+ * A single sign-on account has no console password: it gives a current code of its authenticator
+ * app instead (`totp_code`; both routes are for accounts with two-factor on). Each account sends
+ * the one it has.
  */
 export const PasswordRequest = z
   .object({
     password: z.string().min(1, 'Password is required').max(LIMITS.passwordMax).optional(),
+    totp_code: z
+      .string()
+      .regex(/^\d{6}$/, 'Enter the 6-digit code')
+      .optional(),
   })
   .strict();
-/** How recent a single sign-on account's sign-in must be to stand in for its password (seconds). */
-export const REAUTH_WINDOW_S = 600;
 export type PasswordRequest = z.infer<typeof PasswordRequest>;

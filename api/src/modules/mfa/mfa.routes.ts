@@ -133,8 +133,8 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
         tags: ['mfa'],
         summary: 'Disable two-factor authentication (password required)',
         description:
-          'A wrong password is 400 with errors.password; a single sign-on account sends none, and its ' +
-          'sign-in must be of the last 10 minutes (else 400 reauth_required). Ends the user’s other sessions; the owner is told ' +
+          'A wrong password is 400 with errors.password; a single sign-on account (no console password) sends ' +
+          '`totp_code` instead (a wrong one: 400 invalid_code). Ends the user’s other sessions; the owner is told ' +
           'by e-mail. Refused (409 mfa_required) when two-factor is mandatory for the account.',
         security,
         body: PasswordRequest,
@@ -144,7 +144,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
     async (request, reply) => {
       const auth = currentAuth(request);
       await reauth(auth.user.user_id);
-      await disableMfa(ctx, auth, request.body.password, originOf(request));
+      await disableMfa(ctx, auth, request.body, originOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -157,8 +157,8 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
         tags: ['mfa'],
         summary: 'New backup codes (password required); the old ones stop working',
         description:
-          'A wrong password is 400 with errors.password; a single sign-on account sends none, and its sign-in ' +
-          'must be of the last 10 minutes (else 400 reauth_required). Ends the user’s other sessions.',
+          'A wrong password is 400 with errors.password; a single sign-on account (no console password) sends ' +
+          '`totp_code` instead (a wrong one: 400 invalid_code). Ends the user’s other sessions.',
         security,
         body: PasswordRequest,
         response: { 200: BackupCodesResponse, 400: ApiError, 401: ApiError, 409: ApiError, 429: ApiError },
@@ -167,7 +167,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; reauth: ReauthL
     async (request) => {
       const auth = currentAuth(request);
       await reauth(auth.user.user_id);
-      return regenerateBackupCodes(ctx, auth, request.body.password);
+      return regenerateBackupCodes(ctx, auth, request.body);
     },
   );
 };

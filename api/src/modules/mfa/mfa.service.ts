@@ -1,4 +1,5 @@
 import type {
+  PasswordRequest,
   BackupCodesResponse,
   MfaEnableResponse,
   MfaSetupResponse,
@@ -23,7 +24,7 @@ import {
   type SecurityEvent,
 } from '../security/security-events';
 import { clearMfa, findUserById, type UserRow } from '../users/users.repository';
-import { confirmIdentity } from '../users/users.service';
+import { checkPassword } from '../users/users.service';
 import {
   advanceTotpStep,
   claimPartialToken,
@@ -151,14 +152,40 @@ export async function enableMfa(
   return { backup_codes: codes, ...(await startSession(deps, user.id)) };
 }
 
-export async function disableMfa(
-  deps: MfaDeps,
-  auth: AuthContext,
-  password: string | undefined,
-  origin: RequestOrigin,
-) {
+/**
+ * The account's own proof before a two-factor change: its password, or, for a single sign-on account
+ * (no console password), a current code of its authenticator app (used once, like at sign-in).
+ * A wrong one is 400 (never 401: no sign-out).
+ */
+async function confirmOwner(deps: MfaDeps, user: UserRow, proof: PasswordRequest): Promise<void> {
+  const wrong = (field: 'password' | 'totp_code', message: string, code = 'validation_error') =>
+    new HttpError(400, code, message, { [field]: message });
+  if (user.source !== 'oidc') {
+    if (proof.password === undefined) throw wrong('password', 'Password is required');
+    return checkPassword(deps, user, proof.password, 'password');
+  }
+  if (proof.totp_code === undefined) throw wrong('totp_code', 'Enter the 6-digit code');
+  if (!(await totpAccepted(deps, user, proof.totp_code))) {
+    throw wrong('totp_code', 'The code is not valid.', 'invalid_code');
+  }
+}
+
+/**
+ * A code of the account's authenticator: any step of the window above the last accepted one, which
+ * it becomes (a replay, or the second of two concurrent uses of one code, is refused). `replay`:
+ * the code was right but already used.
+ */
+async function totpCheck(deps: MfaDeps, user: UserRow, code: string): Promise<{ ok: boolean; replay: boolean }> {
+  const secret = user.mfa_secret ? secretBox(deps).open(user.mfa_secret, user.id) : null;
+  const step = secret ? await matchTotp(secret, code, null) : null;
+  const ok = step !== null && (await advanceTotpStep(deps.db, user.id, step));
+  return { ok, replay: step !== null && !ok };
+}
+const totpAccepted = async (deps: MfaDeps, user: UserRow, code: string) => (await totpCheck(deps, user, code)).ok;
+
+export async function disableMfa(deps: MfaDeps, auth: AuthContext, proof: PasswordRequest, origin: RequestOrigin) {
   const user = await requireUser(deps, callerOf(auth));
-  await confirmIdentity(deps, user, auth.familyId, password, 'password');
+  await confirmOwner(deps, user, proof);
   if (user.mfa_enabled !== 1) throw notEnabled();
   if (mfaMandatory(deps.config, user)) throw mandatory();
   const event = await deps.db.transaction().execute(async (trx) => {
@@ -173,10 +200,10 @@ export async function disableMfa(
 export async function regenerateBackupCodes(
   deps: MfaDeps,
   auth: AuthContext,
-  password: string | undefined,
+  proof: PasswordRequest,
 ): Promise<BackupCodesResponse> {
   const user = await requireUser(deps, callerOf(auth));
-  await confirmIdentity(deps, user, auth.familyId, password, 'password');
+  await confirmOwner(deps, user, proof);
   if (user.mfa_enabled !== 1) throw notEnabled();
   const { codes, hashes } = await issueBackupCodes(deps, user.id);
   const now = Date.now();
@@ -220,12 +247,7 @@ export async function verifySecondFactor(
   let ok = false;
   let replay = false;
   if ('totp_code' in body) {
-    const secret = user.mfa_secret ? secretBox(deps).open(user.mfa_secret, user.id) : null;
-    // Any step of the window: one at or below the last accepted is a replay, refused by the
-    // advance (which also settles two concurrent uses of one code: one wins).
-    const step = secret ? await matchTotp(secret, body.totp_code, null) : null;
-    ok = step !== null && (await advanceTotpStep(deps.db, user.id, step));
-    replay = step !== null && !ok;
+    ({ ok, replay } = await totpCheck(deps, user, body.totp_code));
   } else {
     const stored = await listUnusedBackupCodes(deps.db, user.id);
     for (const candidate of await backupCodes(deps).candidates(user.id, body.backup_code, stored)) {

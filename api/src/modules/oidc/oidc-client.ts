@@ -99,7 +99,18 @@ export function createOidcClient(config: OidcConfig, publicUrl: string): OidcCli
           execute: [client.enableNonRepudiationChecks, ...(insecure ? [client.allowInsecureRequests] : [])],
         },
       )
-      .then((c) => (known = c))
+      .then((c) => {
+        // A multi-tenant Entra ID issuer (`common`, `organizations`) names no tenant: people of any
+        // tenant would be let in. The provider must be the one configured, exactly.
+        const discoveredIssuer = c.serverMetadata().issuer;
+        if (discoveredIssuer !== config.issuer) {
+          throw new OidcError(
+            'provider_error',
+            `the provider calls itself ${discoveredIssuer}, not QC_OIDC_ISSUER ${config.issuer} (a multi-tenant issuer is not accepted)`,
+          );
+        }
+        return (known = c);
+      })
       .catch((err: unknown) => {
         discovered = null; // tried again at the next sign-in
         throw classify(err);

@@ -21,8 +21,8 @@ export function stringList(value: unknown): string[] {
 }
 
 /**
- * RFC 8176 method references beyond "something you know": a second factor shown when the provider
- * says `mfa`, or names two methods of which one is not a password.
+ * RFC 8176 method references beyond "something you know" (a PIN is one; a location is no factor):
+ * a second factor shown when the provider says `mfa`, or names two methods, one of them these.
  */
 const SECOND_FACTORS = new Set([
   'mfa',
@@ -48,6 +48,21 @@ export function amrShowsSecondFactor(amr: unknown): boolean {
   return methods.size >= 2 && [...methods].some((m) => SECOND_FACTORS.has(m));
 }
 
+/**
+ * A claim by name; else, for a name with dots, by path (Keycloak's `realm_access.roles`). The name
+ * as it is comes first: namespaced claims are URLs (`https://example.com/roles`).
+ */
+export function claimAt(claims: Record<string, unknown>, name: string): unknown {
+  if (Object.hasOwn(claims, name)) return claims[name];
+  if (!name.includes('.')) return undefined;
+  let value: unknown = claims;
+  for (const part of name.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
 /** The person, or OidcError('email_not_verified') when the provider does not vouch for the e-mail. */
 export function personFromClaims(
   claims: IdTokenClaims,
@@ -55,7 +70,7 @@ export function personFromClaims(
 ): ExternalPerson {
   const mail = address(claims.email);
   // Only `true` vouches (or the string "true": Amazon Cognito sends its booleans so).
-  const verified = claims[config.emailVerifiedClaim];
+  const verified = claimAt(claims, config.emailVerifiedClaim);
   if (mail && verified !== true && verified !== 'true') {
     throw new OidcError(
       'email_not_verified',
@@ -65,13 +80,13 @@ export function personFromClaims(
   const aliases = config.aliasesClaim
     ? [
         ...new Set(
-          stringList(claims[config.aliasesClaim])
+          stringList(claimAt(claims, config.aliasesClaim))
             .map(address)
             .filter((a): a is string => a !== null && a !== mail),
         ),
       ]
     : [];
-  const groups = new Set(stringList(claims[config.groupsClaim]));
+  const groups = new Set(stringList(claimAt(claims, config.groupsClaim)));
   const inGroup = (group: string | null) => group !== null && groups.has(group);
   const role: Role = inGroup(config.adminGroup) ? 'admin' : inGroup(config.domainAdminGroup) ? 'domain_admin' : 'user';
   const text = (v: unknown) => (typeof v === 'string' ? v.trim().slice(0, NAME_MAX) : '');

@@ -20,8 +20,6 @@ import { amrShowsSecondFactor, personFromClaims } from './oidc-person';
 
 export const FLOW_TTL_MS = 10 * 60_000;
 export const TICKET_TTL_MS = 60_000;
-/** The browser's key for its flows and tickets (Path=/api/auth/oidc/: sent to these routes only). */
-export const SSO_COOKIE = 'qc_sso';
 const BROWSER_KEY = /^[A-Za-z0-9_-]{43}$/;
 
 type Deps = Pick<AppContext, 'db' | 'config' | 'tokens'>;

@@ -1,18 +1,18 @@
+import { normalizeIP } from '@fastify/rate-limit';
 import { ApiError, LoginResponse, OidcInfo, SsoExchangeRequest, type SsoError } from '@qc/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { HttpError } from '../../lib/http-error';
-import { createAttemptCounter } from '../auth/attempt-counter';
+import { createAttemptCounters } from '../auth/attempt-counter';
 import { throwIfLimited } from '../auth/attempt-limiter';
 import { cookieValue } from '../auth/device-proof';
 import { originOf } from '../security/security-events';
 import { classify, OidcError } from './oidc-client';
-import { browserKeyOr, exchangeTicket, finishSignIn, FLOW_TTL_MS, SSO_COOKIE, startSignIn } from './oidc-sign-in';
+import { browserKeyOr, exchangeTicket, finishSignIn, FLOW_TTL_MS, startSignIn } from './oidc-sign-in';
 
 const tags = ['auth'];
-const COOKIE_PATH = '/api/auth/oidc/';
 
 /**
  * Single sign-on (issue 32, DESIGN §4.2 "OIDC"). Every redirect goes to a fixed place of this
@@ -21,17 +21,21 @@ const COOKIE_PATH = '/api/auth/oidc/';
  */
 export const oidcRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { publicUrl } = ctx.config;
-  const startBudget = createAttemptCounter(ctx.db, {
-    name: 'sso-start',
-    max: ctx.config.loginRate.ipMax,
-    windowSeconds: ctx.config.loginRate.windowSeconds,
-  });
-  const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
+  // Sign-ins started per client address (an IPv6 /64 as one), given back when one comes back signed in.
+  const starts = createAttemptCounters(ctx.db, [
+    { name: 'sso-start', max: ctx.config.loginRate.ipMax, windowSeconds: ctx.config.loginRate.windowSeconds },
+  ]);
+  const clientKey = (request: FastifyRequest) => [normalizeIP(request.ip || 'unknown')];
+  // The browser's key for its flows and tickets. On https a __Host- cookie (Secure, Path=/, no
+  // Domain): a sibling subdomain cannot plant one (login CSRF). On loopback http, this path only.
+  const https = publicUrl.startsWith('https:');
+  const cookieName = https ? '__Host-qc_sso' : 'qc_sso';
+  const cookieAttributes = https ? 'Path=/; Secure' : 'Path=/api/auth/oidc/';
   const noStore = (reply: FastifyReply) =>
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
   const backToLogin = (reply: FastifyReply, code: SsoError) =>
     noStore(reply).redirect(`${publicUrl}/login?sso_error=${code}`, 302);
-  const browserKeyOf = (request: FastifyRequest) => cookieValue(request.headers.cookie, SSO_COOKIE);
+  const browserKeyOf = (request: FastifyRequest) => cookieValue(request.headers.cookie, cookieName);
   const failed = (request: FastifyRequest, reply: FastifyReply, err: OidcError, step: string) => {
     request.log.warn(
       { event: 'sso_failed', step, code: err.code, err: err.message },
@@ -67,7 +71,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         summary: 'Go to the OpenID Provider (a browser navigation)',
         description:
           '302 to the provider’s authorization endpoint (code flow, PKCE S256, state, nonce), with the ' +
-          '`qc_sso` cookie that binds the sign-in to this browser; on failure 302 to ' +
+          '`__Host-qc_sso` cookie (`qc_sso` on loopback http) that binds the sign-in to this browser; on failure 302 to ' +
           '/login?sso_error=not_configured|provider_unreachable|rate_limited. Query parameters are ignored.',
         response: { 302: z.null().describe('To the provider, or back to /login') },
       },
@@ -75,7 +79,10 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     async (request, reply) => {
       if (!ctx.oidc) return backToLogin(reply, 'not_configured');
       try {
-        throwIfLimited([await startBudget(request.ip || 'unknown')], 'Too many sign-ins started.');
+        throwIfLimited(
+          (await starts.tally(clientKey(request))).map((t) => t.wait),
+          'Too many sign-ins started.',
+        );
       } catch (err) {
         if (err instanceof HttpError && err.statusCode === 429) return backToLogin(reply, 'rate_limited');
         throw err;
@@ -90,7 +97,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       // Lax: the provider's redirect back is a top-level navigation from another site.
       reply.header(
         'set-cookie',
-        `${SSO_COOKIE}=${browserKey}; Path=${COOKIE_PATH}; Max-Age=${FLOW_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure}`,
+        `${cookieName}=${browserKey}; ${cookieAttributes}; Max-Age=${FLOW_TTL_MS / 1000}; HttpOnly; SameSite=Lax`,
       );
       return noStore(reply).redirect(url, 302);
     },
@@ -116,6 +123,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       const query = raw.includes('?') ? raw.slice(raw.indexOf('?') + 1) : '';
       try {
         const ticket = await finishSignIn(ctx, ctx.oidc, query, browserKeyOf(request), originOf(request));
+        await starts.refund(clientKey(request));
         return noStore(reply).redirect(`${publicUrl}/login/sso#ticket=${ticket}`, 302);
       } catch (err) {
         if (err instanceof OidcError) return failed(request, reply, err, 'callback');

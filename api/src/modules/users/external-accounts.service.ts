@@ -102,13 +102,17 @@ export async function planAccount(db: DbExecutor, person: ExternalPerson, findMo
   const primary = mapped.primary && kept.includes(mapped.primary) ? mapped.primary : null;
   const ordered = primary ? [primary, ...kept.filter((a) => a !== primary)] : [];
   const domain = primary ? (domains.find((d) => d.name === recipientDomain(primary)) ?? null) : null;
-  const refusal: ExternalRefusal | null = person.disabled
-    ? 'account_disabled'
-    : owners.size
-      ? 'directory_address_conflict'
-      : !primary || !domain
-        ? 'directory_no_domain'
-        : null;
+  // An OpenID Provider vouches for `email` only: the primary must be it, never an alias of a claim.
+  const vouched = person.source !== 'oidc' || primary === person.mail;
+  // Disabled here or there: refused before anything of the account is changed.
+  const refusal: ExternalRefusal | null =
+    person.disabled || (existing && existing.is_active !== 1)
+      ? 'account_disabled'
+      : owners.size
+        ? 'directory_address_conflict'
+        : !primary || !domain || !vouched
+          ? 'directory_no_domain'
+          : null;
   return { person, existing, primary, addresses, kept: ordered, domain, role: person.role, refusal };
 }
 

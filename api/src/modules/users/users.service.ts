@@ -1,7 +1,6 @@
-import { emailAddress, LIMITS, REAUTH_WINDOW_S, Role, UserCreate, type CurrentUser } from '@qc/contracts';
+import { emailAddress, LIMITS, Role, UserCreate, type CurrentUser } from '@qc/contracts';
 import { z } from 'zod';
 import { HttpError } from '../../lib/http-error';
-import { idTime } from '../../lib/ids';
 import { generatePassword, type PasswordHasher } from '../../lib/passwords';
 import { parseOrThrow } from '../../lib/validation';
 import type { SessionContextRow } from '../auth/auth.repository';
@@ -169,29 +168,6 @@ export async function checkPassword(
       [field]: 'The password is not correct.',
     });
   }
-}
-
-/**
- * Who asks for a security change (two-factor off, new backup codes) proves it is them: the password
- * again, or, for a single sign-on account (no console password), a sign-in of the last
- * REAUTH_WINDOW_S (the token family's start: a refresh does not renew it).
- */
-export async function confirmIdentity(
-  deps: { passwords: PasswordHasher; directory?: Directory | null },
-  user: UserRow,
-  familyId: string,
-  password: string | undefined,
-  field: string,
-): Promise<void> {
-  if (user.source === 'oidc') {
-    if (Date.now() - idTime(familyId) <= REAUTH_WINDOW_S * 1000) return;
-    const message = 'Sign in again to confirm this change (your last sign-in is over 10 minutes old).';
-    throw new HttpError(400, 'reauth_required', message, { [field]: message });
-  }
-  if (password === undefined) {
-    throw new HttpError(400, 'validation_error', 'Password is required', { [field]: 'Password is required' });
-  }
-  await checkPassword(deps, user, password, field);
 }
 
 async function directoryPasswordMatches(directory: Directory, user: UserRow, password: string): Promise<boolean> {

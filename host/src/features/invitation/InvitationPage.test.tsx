@@ -86,7 +86,8 @@ describe('/invitation?token=… (public, like /login)', () => {
     expect(await screen.findByRole('button', { name: 'Se connecter' })).toBeInTheDocument();
     expect(window.location.pathname + window.location.search).toBe('/login');
     expect(noticeTitles()).toContain('success:Mot de passe enregistré. Vous pouvez maintenant vous connecter.');
-    expect(routesOf(calls)).toEqual(['POST /api/auth/invitation/']);
+    // /login asks whether single sign-on is on (issue 32); nothing else was sent.
+    expect(routesOf(calls).filter((r) => r !== 'GET /api/auth/oidc/')).toEqual(['POST /api/auth/invitation/']);
     expect(calls[0]).toMatchObject({ body: { token: 'tok-123', password: 'a long password' }, authorization: null });
     expect(useSession.getState().isAuthenticated).toBe(false);
   });

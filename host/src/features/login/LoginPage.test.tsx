@@ -1,16 +1,29 @@
 import { resetSessionForTests, useSession } from '@qc/auth';
 import { useNotices } from '@qc/ui-state';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { navigateAway } from '../../app/location';
 import { jsonResponse, makeJwt, renderWithTheme, USER } from '../../test-utils';
 import { LoginPage } from './LoginPage';
 
+// jsdom cannot leave the page: the full-page navigation to the provider is recorded instead.
+jest.mock('../../app/location', () => ({
+  ...jest.requireActual<typeof import('../../app/location')>('../../app/location'),
+  navigateAway: jest.fn(),
+}));
+
 const noticeTitles = () => useNotices.getState().notices.map((n) => `${n.type}:${n.title}`);
 let fetchSpy: jest.SpyInstance;
+const pathOf = (input: unknown) => new URL(String(input instanceof Request ? input.url : input)).pathname;
+/** The calls but GET /api/auth/oidc/ (the single sign-on button asks it on every visit). */
+const sentCalls = () => fetchSpy.mock.calls.filter(([input]) => pathOf(input) !== '/api/auth/oidc/');
+/** What GET /api/auth/oidc/ answers (404: an api without single sign-on). */
+let oidcInfo: () => Response = () => jsonResponse(404, { detail: 'nf', code: 'oidc_not_configured' });
 
 function answerLogin(login: () => Response) {
   fetchSpy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-    const path = new URL(String(input instanceof Request ? input.url : input)).pathname;
+    const path = pathOf(input);
+    if (path === '/api/auth/oidc/') return oidcInfo();
     if (path === '/api/auth/login/') return login();
     if (path === '/api/users/me/') return jsonResponse(200, USER);
     if (path === '/api/auth/verify-totp/') return jsonResponse(401, { detail: 'bad code', code: 'invalid_totp' });
@@ -32,6 +45,10 @@ beforeEach(() => {
   useSession.setState({ isLoading: false });
   useNotices.getState().clear();
   jest.restoreAllMocks();
+  jest.mocked(navigateAway).mockClear();
+  oidcInfo = () => jsonResponse(404, { detail: 'nf', code: 'oidc_not_configured' });
+  window.history.replaceState(null, '', '/login');
+  sessionStorage.clear();
   answerLogin(() => jsonResponse(500));
 });
 
@@ -63,7 +80,7 @@ describe('/login (spec §2, §5, §8)', () => {
     expect(screen.getByText('Veuillez saisir votre mot de passe')).toBeInTheDocument();
     await fillAndSubmit('not-an-address', 'pw');
     expect(await screen.findByText('Adresse e-mail invalide')).toBeInTheDocument();
-    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(sentCalls()).toEqual([]);
   });
 
   it('shows and hides the password', async () => {
@@ -83,7 +100,7 @@ describe('/login (spec §2, §5, §8)', () => {
     renderWithTheme(<LoginPage />);
     await fillAndSubmit('  jane@example.com ', 'secret');
     await waitFor(() => expect(useSession.getState().isAuthenticated).toBe(true));
-    const body = JSON.parse((await (fetchSpy.mock.calls[0]![1] as RequestInit).body) as string) as unknown;
+    const body = JSON.parse((sentCalls()[0]![1] as RequestInit).body as string) as unknown;
     expect(body).toEqual({ email: 'jane@example.com', password: 'secret' });
     expect(localStorage.getItem('accessToken')).toBe(access);
     expect(noticeTitles()).toEqual(['success:Connexion réussie']);
@@ -146,7 +163,7 @@ describe('/login (spec §2, §5, §8)', () => {
     await userEvent.setup().click(screen.getByRole('link', { name: 'Mot de passe oublié\u202f?' }));
     expect(useNotices.getState().notices[0]).toMatchObject({ type: 'info', title: 'Mot de passe oublié' });
     expect(useNotices.getState().notices[0]!.description).toMatch(/administrateur/);
-    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(sentCalls()).toEqual([]);
   });
 
   it('with a second factor required, replaces the form by the 6-digit code step', async () => {
@@ -171,5 +188,104 @@ describe('/login (spec §2, §5, §8)', () => {
       partial_token: 'partial-1',
       totp_code: '123456',
     });
+  });
+});
+
+describe('/login: single sign-on (issue 32)', () => {
+  const enabled = { enabled: true, label: 'Entra ID', end_session_url: null };
+
+  it('when the api says it is on: "ou", then a button that leaves for /api/auth/oidc/start/', async () => {
+    oidcInfo = () => jsonResponse(200, enabled);
+    window.history.replaceState({ qcFrom: '/history?page=2' }, '', '/login');
+    renderWithTheme(<LoginPage />);
+    const button = await screen.findByRole('button', { name: 'Se connecter avec Entra ID' });
+    expect(screen.getByText('ou')).toBeInTheDocument();
+    expect(button).toHaveAttribute('type', 'button');
+    expect(screen.getByRole('button', { name: 'Se connecter' })).toBeInTheDocument(); // the form stays
+    button.focus(); // a real button: focusable, and Enter presses it
+    expect(button).toHaveFocus();
+    await userEvent.setup().keyboard('{Enter}');
+    expect(navigateAway).toHaveBeenCalledTimes(1);
+    expect(navigateAway).toHaveBeenCalledWith('/api/auth/oidc/start/');
+    // The provider comes back to a new history entry: the origin waits in this tab's storage.
+    expect(sessionStorage.getItem('qcSsoFrom')).toBe('/history?page=2');
+    expect(sentCalls()).toEqual([]);
+  });
+
+  it('in English: "or" and "Sign in with <label>"', async () => {
+    const { i18next } = await import('@qc/i18n');
+    oidcInfo = () => jsonResponse(200, enabled);
+    renderWithTheme(<LoginPage />);
+    await screen.findByRole('button', { name: 'Se connecter avec Entra ID' });
+    await act(() => i18next.changeLanguage('en'));
+    try {
+      expect(screen.getByRole('button', { name: 'Sign in with Entra ID' })).toBeInTheDocument();
+      expect(screen.getByText('or')).toBeInTheDocument();
+    } finally {
+      await act(() => i18next.changeLanguage('fr'));
+    }
+  });
+
+  it.each([
+    ['off', () => jsonResponse(200, { enabled: false, label: null, end_session_url: null })],
+    ['not configured (404)', () => jsonResponse(404, { detail: 'nf', code: 'oidc_not_configured' })],
+    ['unanswered (network error)', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ])('no button and no divider when single sign-on is %s', async (_, answer) => {
+    oidcInfo = answer as () => Response;
+    renderWithTheme(<LoginPage />);
+    await waitFor(() => expect(fetchSpy.mock.calls.some(([input]) => pathOf(input) === '/api/auth/oidc/')).toBe(true));
+    await act(async () => undefined); // the answer has been handled
+    expect(screen.queryByRole('button', { name: /Se connecter avec/ })).not.toBeInTheDocument();
+    expect(screen.queryByText('ou')).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['cancelled', 'La connexion auprès du fournisseur d’identité a été annulée.'],
+    [
+      'no_domain',
+      'Aucune de vos adresses n’appartient à un domaine de cette console. Demandez l’accès à un administrateur.',
+    ],
+    [
+      'address_conflict',
+      'Une de vos adresses appartient déjà à un autre compte de la console. Contactez votre administrateur.',
+    ],
+    ['account_inactive', 'Votre compte est désactivé. Contactez votre administrateur.'],
+    ['email_not_verified', /^Le fournisseur d’identité ne garantit pas votre adresse e-mail/],
+    ['provider_unreachable', /n’a pas répondu.*mot de passe de la console/],
+    ['clock_skew', /L’heure de ce serveur et celle du fournisseur/],
+    ['invalid_response', 'La réponse du fournisseur d’identité n’a pas pu être vérifiée. Réessayez.'],
+    ['expired', /a pris trop de temps.*Recommencez/],
+    ['provider_error', /Le fournisseur d’identité a refusé la connexion/],
+    ['not_configured', 'La connexion unique n’est pas configurée sur cette console.'],
+    ['rate_limited', 'Trop de connexions ont été lancées depuis votre réseau. Réessayez dans quelques minutes.'],
+    ['something_new', 'La connexion unique a échoué. Réessayez ou connectez-vous avec votre mot de passe.'],
+  ])('?sso_error=%s: says why, then leaves the address', async (code, text) => {
+    sessionStorage.setItem('qcSsoFrom', '/mail/42');
+    window.history.pushState(null, '', `/login?sso_error=${code}&lang=x#top`);
+    renderWithTheme(<LoginPage />);
+    await waitFor(() => expect(useNotices.getState().notices).toHaveLength(1));
+    const notice = useNotices.getState().notices[0]!;
+    expect(notice.type).toBe('error');
+    expect(notice.title).toMatch(text);
+    // Gone from the address (a reload does not say it again); the rest is kept.
+    expect(`${window.location.pathname}${window.location.search}${window.location.hash}`).toBe('/login?lang=x#top');
+    // The origin the user wanted is back for a sign-in by password.
+    expect((window.history.state as Record<string, unknown>).qcFrom).toBe('/mail/42');
+  });
+
+  it('?sso_error= is said once despite StrictMode’s double effects', async () => {
+    const { StrictMode } = await import('react');
+    window.history.replaceState(null, '', '/login?sso_error=cancelled');
+    renderWithTheme(
+      <StrictMode>
+        <LoginPage />
+      </StrictMode>,
+    );
+    await waitFor(() =>
+      expect(noticeTitles()).toEqual(['error:La connexion auprès du fournisseur d’identité a été annulée.']),
+    );
+    await act(async () => undefined);
+    expect(noticeTitles()).toHaveLength(1);
+    expect(window.location.search).toBe('');
   });
 });

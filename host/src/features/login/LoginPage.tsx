@@ -5,6 +5,7 @@ import { Suspense, useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoginForm } from './LoginForm';
 import { PublicPageLayout } from './PublicPageLayout';
+import { SsoButton } from './sso/SsoButton';
 import TwoFactorStep from './TwoFactorStep';
 
 // Lazy, and themed when loaded: antd is not on /login's first load (issue 22).
@@ -26,7 +27,8 @@ export interface LoginPageProps {
  * /login, rendered OUTSIDE the router (notes "A + C"): title, description, e-mail, password with
  * show/hide, submit, 'forgot password' notice, theme toggle and language selector in the top bar,
  * © line with the current year. With a second factor pending, the code step replaces the form; with
- * a two-factor set-up the account requires, the set-up step does.
+ * a two-factor set-up the account requires, the set-up step does. Single sign-on, when on: its
+ * button under the form, and the reason of a failed one (`?sso_error=`).
  * No antd on this path (issue 22's /login budget): the code step is plain markup like the form; the
  * two-factor set-up, which uses antd and a QR library, is a lazy chunk with its own ThemeRoot.
  */
@@ -40,6 +42,14 @@ export function LoginPage({ onSubmitStart, onTyping, year }: LoginPageProps) {
     notify({ type: 'warning', title: t('login.session_expired') });
     useSession.getState().dismissExpired(); // said once, not again in another language
   }, [expired, t]);
+  useEffect(() => {
+    // Back from the single sign-on provider without a session: say why (code and texts are lazy).
+    if (!new URLSearchParams(window.location.search).has('sso_error')) return;
+    import(/* webpackChunkName: "sso" */ './sso/sso-error').then(
+      (m) => m.sayWhySsoFailed(t),
+      () => notify({ type: 'error', title: t('common:errors.network') }),
+    );
+  }, [t]);
   const title = requires2FA || requiresSetup ? t('login.totp_title') : t('login.title');
   useDocumentTitle(title);
   const submitStart = onSubmitStart ? { onSubmitStart } : {};
@@ -78,6 +88,7 @@ export function LoginPage({ onSubmitStart, onTyping, year }: LoginPageProps) {
               {t('login.forgot_password')}
             </a>
           </p>
+          <SsoButton />
         </>
       )}
     </PublicPageLayout>
