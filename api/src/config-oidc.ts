@@ -25,6 +25,8 @@ export interface OidcConfig {
   trustMfa: boolean;
   /** Per request to the provider (discovery, keys, token). */
   timeoutMs: number;
+  /** Seconds a single sign-on lasts at most (the provider is not asked again meanwhile). */
+  sessionMaxAge: number;
 }
 
 const claimName = z.string().regex(/^[A-Za-z0-9_.:/-]{1,100}$/, 'must be a claim name (letters, digits, _ . : / -)');
@@ -52,6 +54,7 @@ export const OIDC_ENV = {
   QC_OIDC_LABEL: z.string().trim().min(1).max(60).default('SSO'),
   QC_OIDC_TRUST_MFA: z.stringbool({ error: 'must be true or false' }).default(false),
   QC_OIDC_TIMEOUT_MS: int(5000, 500, 30000),
+  QC_OIDC_SESSION_MAX_AGE: int(43_200, 300, 30 * 86_400),
 };
 
 /** The provider's settings, or null when QC_OIDC_ISSUER is unset (the other QC_OIDC_* are then ignored). */
@@ -91,5 +94,6 @@ export function oidcConfig(
     label: e.QC_OIDC_LABEL,
     trustMfa: e.QC_OIDC_TRUST_MFA,
     timeoutMs: e.QC_OIDC_TIMEOUT_MS,
+    sessionMaxAge: e.QC_OIDC_SESSION_MAX_AGE,
   };
 }

@@ -41,12 +41,12 @@ export async function recordLastLogin(db: DbExecutor, userId: string, at: number
 export async function findSessionByRefreshHash(
   db: DbExecutor,
   refreshHash: string,
-): Promise<(SessionRow & { user_active: number }) | undefined> {
+): Promise<(SessionRow & { user_active: number; user_source: UserSource }) | undefined> {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('sessions')
-    .select('users.is_active as user_active')
+    .select(['users.is_active as user_active', 'users.source as user_source'])
     .where('sessions.refresh_hash', '=', refreshHash)
     .executeTakeFirst();
 }

@@ -1,4 +1,4 @@
-import type { LoginResponse, Role, TokenPair } from '@qc/contracts';
+import type { LoginResponse, Role, TokenPair, UserSource } from '@qc/contracts';
 import type { AppContext } from '../../app-context';
 import type { Config } from '../../config';
 import { normaliseAddress } from '../../lib/addresses';
@@ -46,12 +46,14 @@ const invalidRefresh = () => unauthorized('token_invalid', 'The refresh token is
 function sessionRow(
   deps: Pick<AuthDeps, 'config'>,
   id: string,
-  userId: string,
+  user: { id: string; source: UserSource },
   familyId: string,
   refresh: string,
   now: number,
 ) {
-  const { refreshTtl, sessionMaxAge } = deps.config;
+  const { refreshTtl } = deps.config;
+  const sessionMaxAge = maxSessionAge(deps.config, user.source);
+  const userId = user.id;
   return {
     id,
     user_id: userId,
@@ -67,21 +69,32 @@ function sessionRow(
 }
 
 /**
+ * How long a sign-in lasts at most. A single sign-on account is never looked up at the provider
+ * again, so someone removed there (or out of the admins' group) keeps a session this long at most:
+ * QC_OIDC_SESSION_MAX_AGE, shorter than the console's own.
+ */
+export function maxSessionAge(config: Pick<Config, 'sessionMaxAge' | 'oidc'>, source: UserSource): number {
+  return source === 'oidc' && config.oidc
+    ? Math.min(config.sessionMaxAge, config.oidc.sessionMaxAge)
+    : config.sessionMaxAge;
+}
+
+/**
  * Starts a new sign-in (a new token family): every path that issues tokens after a password
  * (login, second factor, set-up) comes here, so it records the user's last sign-in.
  */
 export async function startSession(
   deps: Pick<AuthDeps, 'db' | 'config' | 'tokens'>,
-  userId: string,
+  user: { id: string; source: UserSource },
 ): Promise<TokenPair> {
   const now = Date.now();
   const id = newId(now);
   const refresh = generateRefreshToken();
   await deps.db.transaction().execute(async (trx) => {
-    await insertSession(trx, sessionRow(deps, id, userId, id, refresh, now));
-    await recordLastLogin(trx, userId, now);
+    await insertSession(trx, sessionRow(deps, id, user, id, refresh, now));
+    await recordLastLogin(trx, user.id, now);
   });
-  return { access: await deps.tokens.signAccess(userId, id), refresh };
+  return { access: await deps.tokens.signAccess(user.id, id), refresh };
 }
 
 /**
@@ -133,7 +146,7 @@ export async function login(
  */
 export async function afterFirstFactor(
   deps: Pick<AuthDeps, 'db' | 'config' | 'tokens'>,
-  user: Pick<UserRow, 'id' | 'mfa_enabled' | 'mfa_required' | 'role'>,
+  user: Pick<UserRow, 'id' | 'mfa_enabled' | 'mfa_required' | 'role' | 'source'>,
   { mfaMet }: { mfaMet: boolean },
 ): Promise<LoginResponse> {
   if (user.mfa_enabled === 1 && !mfaMet) {
@@ -143,7 +156,7 @@ export async function afterFirstFactor(
   if (mfaMandatory(deps.config, user) && user.mfa_enabled !== 1 && !mfaMet) {
     return { requires_2fa_setup: true, partial_token: await deps.tokens.signSetup(user.id) };
   }
-  return startSession(deps, user.id);
+  return startSession(deps, user);
 }
 
 async function viaPassword(
@@ -215,7 +228,10 @@ export async function refresh(deps: AuthDeps, token: string, origin: RequestOrig
     const won = await deps.db.transaction().execute(async (trx) => {
       const sealed = sealGracePair(deps.config.secretKey, token, current.id, pair);
       if (!(await markRotated(trx, current.id, id, now, sealed))) return false;
-      await insertSession(trx, sessionRow(deps, id, current.user_id, current.family_id, next, now));
+      await insertSession(
+        trx,
+        sessionRow(deps, id, { id: current.user_id, source: current.user_source }, current.family_id, next, now),
+      );
       return true;
     });
     if (won) return pair;

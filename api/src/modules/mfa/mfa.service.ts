@@ -149,7 +149,7 @@ export async function enableMfa(
   });
   logSecurityEvent(origin, event);
   if (caller.familyId) return { backup_codes: codes };
-  return { backup_codes: codes, ...(await startSession(deps, user.id)) };
+  return { backup_codes: codes, ...(await startSession(deps, user)) };
 }
 
 /**
@@ -261,5 +261,5 @@ export async function verifySecondFactor(
     throw invalidCode();
   }
   if (!(await claimPartialToken(deps.db, jti, now))) throw challengeInvalid();
-  return startSession(deps, user.id);
+  return startSession(deps, user);
 }

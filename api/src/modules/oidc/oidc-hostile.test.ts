@@ -135,3 +135,24 @@ test('a well-formed ID token from the same issuer signs in (the refusals above a
   expect(await outcome((nonce) => ({ claims: claims(nonce) }))).toBe('ticket');
   expect(await users()).toBe(before + 1);
 });
+
+test('on https the browser key is a __Host- cookie (Secure, Path=/): no sibling subdomain can plant it', async () => {
+  const secure = await createTestApp({
+    QC_PUBLIC_URL: 'https://console.example',
+    QC_OIDC_ISSUER: evil.issuer,
+    QC_OIDC_CLIENT_ID: CLIENT,
+    QC_OIDC_CLIENT_SECRET: 'evil-secret',
+  });
+  try {
+    const res = await secure.app.inject({ method: 'GET', url: '/api/auth/oidc/start/' });
+    expect(res.statusCode).toBe(302);
+    expect(String(res.headers['set-cookie'])).toMatch(
+      /^__Host-qc_sso=[A-Za-z0-9_-]{43}; Path=\/; Secure; Max-Age=600; HttpOnly; SameSite=Lax$/,
+    );
+    expect(new URL(res.headers.location as string).searchParams.get('redirect_uri')).toBe(
+      'https://console.example/api/auth/oidc/callback/',
+    );
+  } finally {
+    await secure.close();
+  }
+});

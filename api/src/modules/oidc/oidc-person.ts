@@ -38,9 +38,7 @@ const SECOND_FACTORS = new Set([
   'vbm',
   'pop',
   'sc',
-  'pin',
   'bio',
-  'geo',
 ]);
 export function amrShowsSecondFactor(amr: unknown): boolean {
   const methods = new Set(stringList(amr));

@@ -166,6 +166,31 @@ describe('the code flow', () => {
     expect(await users()).toBe(before); // the same account (by issuer and subject)
   });
 
+  test('a single sign-on lasts QC_OIDC_SESSION_MAX_AGE at most, its refreshed tokens included', async () => {
+    const short = await createTestApp(oidcEnv({ QC_OIDC_SESSION_MAX_AGE: '600' }));
+    try {
+      await ensureDomain(short.db, 'example.com');
+      const tokens = tokensOf((await signIn('bob', short)).answer);
+      const refreshed = await short.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh/',
+        payload: { refresh: tokens.refresh },
+      });
+      expect(refreshed.statusCode).toBe(200);
+      const local = await short.createUser({ email: 'local-session@example.com' });
+      await short.login(local.email);
+      const sessions = await short.db.selectFrom('sessions').select(['user_id', 'family_id', 'expires_at']).execute();
+      const { idTime } = await import('../../lib/ids');
+      const bob = sessions.filter((r) => r.user_id !== local.id);
+      expect(bob).toHaveLength(2);
+      for (const r of bob) expect(r.expires_at - idTime(r.family_id)).toBeLessThanOrEqual(600_000);
+      const mine = sessions.find((r) => r.user_id === local.id)!;
+      expect(mine.expires_at - idTime(mine.family_id)).toBeGreaterThan(600_000);
+    } finally {
+      await short.close();
+    }
+  });
+
   test('a person in no group is a user; the domain comes from the address', async () => {
     const { answer } = await signIn('bob');
     expect((await me(t, tokensOf(answer).access)).json()).toMatchObject({
@@ -200,11 +225,32 @@ describe('refused, nothing created', () => {
     expect((await signIn('bob', t, { cancel: true })).error).toBe('cancelled');
   });
 
-  test('an account disabled in the console: account_inactive at the callback', async () => {
+  test('an account disabled in the console: account_inactive at the callback, and left as it was', async () => {
     await signIn('bob');
-    await t.db.updateTable('users').set({ is_active: 0 }).where('email', '=', 'bob@example.com').execute();
+    await t.db
+      .updateTable('users')
+      .set({ is_active: 0, role: 'domain_admin' })
+      .where('email', '=', 'bob@example.com')
+      .execute();
     expect((await signIn('bob')).error).toBe('account_inactive');
-    await t.db.updateTable('users').set({ is_active: 1 }).where('email', '=', 'bob@example.com').execute();
+    expect(await byEmail('bob@example.com')).toMatchObject({ role: 'domain_admin' }); // not brought up to date
+    await t.db
+      .updateTable('users')
+      .set({ is_active: 1, role: 'user' })
+      .where('email', '=', 'bob@example.com')
+      .execute();
+  });
+
+  test('an alias alone in a console domain makes no account: the primary must be the vouched-for e-mail', async () => {
+    // alice's e-mail is in example.com, which this console does not have; one of her aliases is in elsewhere.test.
+    const other = await createTestApp(oidcEnv());
+    try {
+      await ensureDomain(other.db, 'elsewhere.test');
+      expect((await signIn('alice', other)).error).toBe('no_domain');
+      expect(await users(other)).toBe(0);
+    } finally {
+      await other.close();
+    }
   });
 });
 
