@@ -5,6 +5,7 @@ import path from 'node:path';
 import { freePort, runCli, startApi, type ApiProcess } from './lib/api-process';
 import { startDirectoryHarness, type DirectoryHarness } from './lib/directory-harness';
 import { startMailHarness, type MailHarness } from './lib/mail-harness';
+import { startOidcHarness, type OidcHarness } from './lib/oidc-harness';
 import { seedMail } from './lib/seed';
 import { ROOT, saveStack, type Stack } from './lib/stack';
 import { startStaticServer, type StaticServer } from './lib/static-server';
@@ -62,12 +63,15 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   let mail: MailHarness | undefined;
   let directory: DirectoryHarness | undefined;
   let directoryError: string | undefined;
+  let oidc: OidcHarness | undefined;
+  let oidcError: string | undefined;
   let mailStarting: Promise<{ info?: Stack['mail']; error?: string }> | undefined;
   const teardown = async () => {
     await mailStarting;
     await mail?.close();
     await api?.stop();
     await directory?.close();
+    await oidc?.close();
     await other?.close();
     rmSync(tmp, { recursive: true, force: true });
   };
@@ -97,6 +101,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       directoryError = (e as Error).message;
     }
     const port = await freePort();
+    // The real OpenID Provider people sign in with (issue 32). A failure fails sso.spec, not the run.
+    try {
+      oidc = await startOidcHarness(`http://127.0.0.1:${port}`);
+    } catch (e) {
+      oidcError = (e as Error).message;
+    }
     // The SMTP sink (releases, clean mail) and a control endpoint for the mail-* specs, which stop
     // and start this very api (same port and data directory) through it.
     mail = await startMailHarness(
@@ -155,6 +165,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // (two-factor set-up for both roles) is the api's to test (mfa-required.test.ts).
       QC_MFA_REQUIRED_ROLES: 'none',
       ...directory?.env,
+      ...oidc?.env,
     };
     // The real Haraka + Rspamd + Redis (about 1-2 s), started while the api starts: clean mail goes
     // to the sink, spam to this api's ingest. A failure fails the mail-* specs, not the run.
@@ -211,6 +222,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       mailError: (await mailStarting).error,
       directory: directory?.info,
       directoryError,
+      oidc: oidc?.info,
+      oidcError,
     };
     saveStack(path.join(tmp, 'stack.json'), stack);
     return teardown;

@@ -43,6 +43,18 @@ export interface Stack {
   /** The run's directory (lib/directory-harness.ts); unset when it could not start. */
   directory?: DirectoryInfo;
   directoryError?: string;
+  /** The run's OpenID Provider (lib/oidc-harness.ts); unset when it could not start. */
+  oidc?: OidcInfo;
+  oidcError?: string;
+}
+
+/** The OpenID Provider the api offers single sign-on with, as the specs reach it (sso.spec.ts). */
+export interface OidcInfo {
+  issuer: string;
+  /** The button reads "Sign in with <label>". */
+  label: string;
+  /** oscar: a user of example.org; carol: her e-mail is not verified at the provider. */
+  people: Record<'oscar' | 'carol', { login: string; password: string; email: string }>;
 }
 
 /** The OpenLDAP subtree the api signs people in with, as the specs reach it (lib/directory.ts). */

@@ -175,6 +175,6 @@ for (const theme of ['light', 'dark'] as const) {
 
 test('no WCAG A/AA findings on the sign-in page', async ({ page }) => {
   await page.goto('/login');
-  await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Se connecter', exact: true })).toBeVisible();
   expect(await axeFindings(page)).toEqual([]);
 });

@@ -32,7 +32,7 @@ const storedPreferences = (page: Page) =>
 
 test('the theme toggle switches to dark, persists across reloads, and back to light', async ({ page, stack }) => {
   await page.goto('/login');
-  await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Se connecter', exact: true })).toBeVisible();
   expect(await backgroundLuminance(page, 'main')).toBeGreaterThan(0.8); // light by default (spec §9)
   const toDark = page.getByRole('button', { name: 'Activer le thème sombre' });
   // Spec §4: the toggle saves the preference and reloads the page.
@@ -59,11 +59,11 @@ test('the theme toggle switches to dark, persists across reloads, and back to li
 test('the language selector switches the console from French to English and remembers it', async ({ page, stack }) => {
   await page.goto('/login');
   await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
-  await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Se connecter', exact: true })).toBeVisible();
   await expect(page.getByLabel('Adresse e-mail')).toBeVisible();
 
   await page.getByRole('combobox', { name: 'Langue' }).selectOption('en');
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await expect(page.getByLabel('E-mail address')).toBeVisible();
   await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
@@ -71,10 +71,10 @@ test('the language selector switches the console from French to English and reme
 
   // Remembered, and applied to the shell and the remote after signing in.
   await page.reload();
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await page.getByLabel('E-mail address').fill(stack.users.user.email);
   await page.getByLabel('Password', { exact: true }).fill(stack.users.user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(notice(page, 'Signed in successfully')).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByText('Dashboard')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();

@@ -103,11 +103,11 @@ test('on a phone a sign-in error leaves the submit button and the forgot-passwor
   await page.goto('/login');
   await page.getByLabel('Adresse e-mail').fill(owner.email);
   await page.getByLabel('Mot de passe', { exact: true }).fill('not-the-password');
-  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
   const shown = notice(page, /./).first();
   await expect(shown).toBeVisible();
   const noticeBox = await box(shown);
-  expect(overlaps(noticeBox, await box(page.getByRole('button', { name: 'Se connecter' })))).toBe(false);
+  expect(overlaps(noticeBox, await box(page.getByRole('button', { name: 'Se connecter', exact: true })))).toBe(false);
   expect(overlaps(noticeBox, await box(page.getByRole('link', { name: /Mot de passe oublié/ })))).toBe(false);
 });
 

@@ -41,7 +41,7 @@ for (const path of ['/', '/login', '/dashboard']) {
 
 test('an injected inline script or handler does not execute', async ({ page }) => {
   await page.goto('/login');
-  await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Se connecter', exact: true })).toBeVisible();
   const outcome = await page.evaluate(
     () =>
       new Promise<{ violations: string[]; inlineRan: boolean; handlerRan: boolean }>((resolve) => {

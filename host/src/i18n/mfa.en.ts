@@ -40,12 +40,20 @@ const en: typeof mfa = {
   password_required: 'Please enter your password',
   password_wrong: 'Incorrect password',
   password_help_directory: 'The password of your organisation’s directory, the one you sign in with.',
+  app_code: 'Authenticator app code',
+  app_code_help_sso:
+    'You sign in with your organisation’s single sign-on (SSO): the console has no password for your account, so it asks for a code from your app instead.',
+  app_code_wrong: 'This code is not valid or was already used. Wait for the next code in your app and try again.',
   disable_title: 'Turn off two-factor authentication',
   disable_help: 'Enter your password to confirm. Your backup codes will be deleted and your other sessions signed out.',
+  disable_help_code:
+    'Enter the code shown by your authenticator app to confirm. Your backup codes will be deleted and your other sessions signed out.',
   disable_submit: 'Turn off',
   regenerate_title: 'Generate new backup codes',
   regenerate_help:
     'Enter your password to confirm. The current codes will stop working and your other sessions will be signed out.',
+  regenerate_help_code:
+    'Enter the code shown by your authenticator app to confirm. The current codes will stop working and your other sessions will be signed out.',
   regenerate_submit: 'Generate',
   enabled: 'Two-factor authentication successfully enabled',
   disabled: 'Two-factor authentication disabled',

@@ -45,13 +45,22 @@ const mfa = {
   password_wrong: 'Mot de passe incorrect',
   password_help_directory:
     'Le mot de passe de l’annuaire de votre organisation, celui avec lequel vous vous connectez.',
+  app_code: 'Code de l’application d’authentification',
+  app_code_help_sso:
+    'Vous vous connectez par l’authentification unique (SSO) de votre organisation\u00a0: la console n’a pas de mot de passe pour votre compte et demande donc un code de votre application à la place.',
+  app_code_wrong:
+    'Ce code n’est pas valide ou a déjà servi. Attendez le code suivant de votre application puis réessayez.',
   disable_title: 'Désactiver l’authentification à deux facteurs',
   disable_help:
     'Saisissez votre mot de passe pour confirmer. Vos codes de secours seront supprimés et vos autres sessions fermées.',
+  disable_help_code:
+    'Saisissez le code affiché par votre application d’authentification pour confirmer. Vos codes de secours seront supprimés et vos autres sessions fermées.',
   disable_submit: 'Désactiver',
   regenerate_title: 'Générer de nouveaux codes de secours',
   regenerate_help:
     'Saisissez votre mot de passe pour confirmer. Les codes actuels ne fonctionneront plus et vos autres sessions seront fermées.',
+  regenerate_help_code:
+    'Saisissez le code affiché par votre application d’authentification pour confirmer. Les codes actuels ne fonctionneront plus et vos autres sessions seront fermées.',
   regenerate_submit: 'Générer',
   enabled: 'Authentification à deux facteurs activée avec succès',
   disabled: 'Authentification à deux facteurs désactivée',

@@ -10,6 +10,7 @@ const en: typeof shell = {
   },
   profile: {
     description: 'Your details, your password and two-factor authentication.',
+    description_managed: 'Your details and two-factor authentication.',
     info: {
       title: 'Personal information',
       username: 'Username',
@@ -29,7 +30,7 @@ const en: typeof shell = {
       managed_ldap:
         'You sign in with your organisation’s directory and its password: your e-mail, addresses, username and password are managed there. Only your first and last name can be changed here.',
       managed_oidc:
-        'You sign in with your organisation’s single sign-on (SSO): your e-mail, addresses, username and password are managed there. Only your first and last name can be changed here.',
+        'You sign in with your organisation’s single sign-on (SSO), which provides your identity: your e-mail, addresses and username are managed there. Only your first and last name can be changed here.',
       addresses: 'Your addresses',
       addresses_help: 'Mail received at any of these addresses is yours (quarantine, lists, digests).',
       primary: 'Primary',

@@ -14,6 +14,7 @@ const shell = {
   },
   profile: {
     description: 'Vos informations, votre mot de passe et l’authentification à deux facteurs.',
+    description_managed: 'Vos informations et l’authentification à deux facteurs.',
     info: {
       title: 'Informations personnelles',
       username: 'Nom d’utilisateur',
@@ -34,7 +35,7 @@ const shell = {
       managed_ldap:
         'Vous vous connectez avec l’annuaire de votre organisation, et son mot de passe\u00a0: votre adresse e-mail, vos adresses, votre nom d’utilisateur et votre mot de passe y sont gérés. Seuls le prénom et le nom peuvent être modifiés ici.',
       managed_oidc:
-        'Vous vous connectez par l’authentification unique (SSO) de votre organisation\u00a0: votre adresse e-mail, vos adresses, votre nom d’utilisateur et votre mot de passe y sont gérés. Seuls le prénom et le nom peuvent être modifiés ici.',
+        'Vous vous connectez par l’authentification unique (SSO) de votre organisation, qui fournit votre identité\u00a0: votre adresse e-mail, vos adresses et votre nom d’utilisateur y sont gérés. Seuls le prénom et le nom peuvent être modifiés ici.',
       addresses: 'Vos adresses',
       addresses_help: 'Le courrier reçu à chacune de ces adresses est le vôtre (quarantaine, listes, résumés).',
       primary: 'Principale',

@@ -2,6 +2,7 @@ import type {
   BackupCodesResponse,
   MfaSetupResponse,
   PasswordChangeRequest,
+  PasswordRequest,
   Preferences,
   StoredPreferences,
   ProfileResponse,
@@ -39,14 +40,17 @@ export function enableMfa(totpCode: string): Promise<BackupCodesResponse> {
   return api.post('users/me/mfa/enable/', { json: { totp_code: totpCode } }).json<BackupCodesResponse>();
 }
 
-/** POST /api/users/me/mfa/disable/ → 204 (400 errors.password when wrong). */
-export async function disableMfa(password: string): Promise<void> {
-  await api.post('users/me/mfa/disable/', { json: { password } });
+/**
+ * POST /api/users/me/mfa/disable/ → 204. The account's proof: `{ password }`, or for a single
+ * sign-on account `{ totp_code }` (400 errors.password or errors.totp_code when wrong).
+ */
+export async function disableMfa(proof: PasswordRequest): Promise<void> {
+  await api.post('users/me/mfa/disable/', { json: proof });
 }
 
-/** POST /api/users/me/mfa/backup-codes/: new codes, the old ones stop working. */
-export function regenerateBackupCodes(password: string): Promise<BackupCodesResponse> {
-  return api.post('users/me/mfa/backup-codes/', { json: { password } }).json<BackupCodesResponse>();
+/** POST /api/users/me/mfa/backup-codes/ (the same proof): new codes, the old ones stop working. */
+export function regenerateBackupCodes(proof: PasswordRequest): Promise<BackupCodesResponse> {
+  return api.post('users/me/mfa/backup-codes/', { json: proof }).json<BackupCodesResponse>();
 }
 
 /** GET /api/users/me/preferences/ (the defaults until the user saved some). */

@@ -1,6 +1,7 @@
 import { resetSessionForTests, useSession } from '@qc/auth';
+import { changeLanguage } from '@qc/i18n';
 import { useNotices } from '@qc/ui-state';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, mockApi, renderPage, routesOf, signIn, USER } from '../../test-utils';
 import ProfilePage from './Page';
@@ -43,6 +44,9 @@ beforeEach(() => {
   jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
     downloads.push({ name: this.download, blob: lastBlob! });
   });
+});
+afterEach(async () => {
+  await act(() => changeLanguage('fr'));
 });
 
 describe('MFA: turning it on (spec §4): QR → 6-digit code → backup codes shown once', () => {
@@ -226,5 +230,178 @@ describe('MFA: turning it off and new backup codes need the password (spec §4)'
     ).toEqual(CODES.slice(0, 3));
     expect(calls.find((c) => c.path === '/api/users/me/mfa/backup-codes/')!.body).toEqual({ password: 'secret-pass' });
     expect(noticeTitles()).toEqual(['success:Nouveaux codes de secours générés']);
+  });
+});
+
+describe('MFA: a single sign-on account (no console password) confirms with a code of its authenticator app', () => {
+  const SSO_USER = { ...USER, source: 'oidc' as const, mfa_enabled: true };
+  const CODE_LABEL = 'Code de l’application d’authentification';
+
+  it('off: a 6-digit code instead of a password; a wrong or used code (invalid_code) is said under the field', async () => {
+    signIn(SSO_USER);
+    let wrong = true;
+    const { calls } = mockApi((c) => {
+      if (c.path === '/api/users/me/mfa/disable/')
+        return wrong
+          ? jsonResponse(400, {
+              detail: 'The code is not valid.',
+              code: 'invalid_code',
+              errors: { totp_code: 'The code is not valid.' },
+            })
+          : new Response(null, { status: 204 });
+      return jsonResponse(200, { ...SSO_USER, mfa_enabled: wrong });
+    });
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    await user.click(mfaSection().getByRole('button', { name: 'Désactiver' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Désactiver l’authentification à deux facteurs' });
+    // No password asked, anywhere in the dialog.
+    expect(within(dialog).queryByLabelText('Mot de passe')).toBeNull();
+    expect(dialog.querySelector('input[type="password"]')).toBeNull();
+    expect(within(dialog).getByText(/Saisissez le code affiché par votre application/)).toBeInTheDocument();
+    const code = within(dialog).getByLabelText(CODE_LABEL);
+    expect(code).toHaveAttribute('inputmode', 'numeric');
+    expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(code).toHaveAttribute('maxlength', '6');
+    expect(code).toHaveAccessibleDescription(
+      expect.stringContaining('authentification unique (SSO) de votre organisation') as string,
+    );
+    expect(code).toHaveAccessibleDescription(expect.stringContaining('demande donc un code') as string);
+
+    // Exactly 6 digits, checked before anything is sent; other characters are dropped as typed.
+    await user.click(within(dialog).getByRole('button', { name: 'Désactiver' }));
+    expect(await within(dialog).findByText('Le code doit contenir exactement 6 chiffres')).toBeInTheDocument();
+    await user.type(code, '12 3');
+    await user.click(within(dialog).getByRole('button', { name: 'Désactiver' }));
+    expect(await within(dialog).findByText('Le code doit contenir exactement 6 chiffres')).toBeInTheDocument();
+    expect(routesOf(calls)).not.toContain('POST /api/users/me/mfa/disable/');
+    await user.type(code, 'a456');
+    expect(code).toHaveValue('123456');
+    await user.click(within(dialog).getByRole('button', { name: 'Désactiver' }));
+
+    const message =
+      'Ce code n’est pas valide ou a déjà servi. Attendez le code suivant de votre application puis réessayez.';
+    expect(await within(dialog).findByText(message)).toBeInTheDocument();
+    await waitFor(() => expect(code).toHaveAccessibleDescription(expect.stringContaining(message) as string));
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    // One error, by the field: no notice; still signed in, MFA still on.
+    expect(noticeTitles()).toEqual([]);
+    expect(useSession.getState().isAuthenticated).toBe(true);
+    expect(mfaSection().getByTestId('mfa-status')).toHaveTextContent('Activée');
+
+    wrong = false;
+    await user.clear(code);
+    await user.type(code, '654321');
+    await user.click(within(dialog).getByRole('button', { name: 'Désactiver' }));
+    await waitFor(() => expect(mfaSection().getByTestId('mfa-status')).toHaveTextContent('Désactivée'));
+    expect(calls.filter((c) => c.path === '/api/users/me/mfa/disable/').map((c) => c.body)).toEqual([
+      { totp_code: '123456' },
+      { totp_code: '654321' },
+    ]);
+    expect(noticeTitles()).toContain('success:Authentification à deux facteurs désactivée');
+  });
+
+  it('off: a code the API finds malformed (validation_error errors.totp_code) is said under the field too', async () => {
+    signIn(SSO_USER);
+    mockApi((c) =>
+      c.path === '/api/users/me/mfa/disable/'
+        ? jsonResponse(400, {
+            detail: 'Enter the 6-digit code',
+            code: 'validation_error',
+            errors: { totp_code: 'Enter the 6-digit code' },
+          })
+        : jsonResponse(200, SSO_USER),
+    );
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    await user.click(mfaSection().getByRole('button', { name: 'Désactiver' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(CODE_LABEL), '123456');
+    await user.click(within(dialog).getByRole('button', { name: 'Désactiver' }));
+    expect(await within(dialog).findByText('Le code doit contenir exactement 6 chiffres')).toBeInTheDocument();
+    expect(noticeTitles()).toEqual([]);
+  });
+
+  it('new backup codes: the code is sent as totp_code, then the new codes are shown once (in English too)', async () => {
+    await act(() => changeLanguage('en'));
+    signIn(SSO_USER);
+    const { calls } = mockApi((c) =>
+      c.path === '/api/users/me/mfa/backup-codes/'
+        ? jsonResponse(200, { backup_codes: CODES.slice(0, 3) })
+        : jsonResponse(200, SSO_USER),
+    );
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    await user.click(mfaSection().getByRole('button', { name: 'New backup codes' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Generate new backup codes' });
+    expect(within(dialog).queryByLabelText('Password')).toBeNull();
+    expect(dialog.querySelector('input[type="password"]')).toBeNull();
+    expect(within(dialog).getByText(/Enter the code shown by your authenticator app to confirm/)).toBeInTheDocument();
+    const code = within(dialog).getByLabelText('Authenticator app code');
+    expect(code).toHaveAccessibleDescription(
+      expect.stringContaining('You sign in with your organisation’s single sign-on (SSO)') as string,
+    );
+    await user.type(code, '246810');
+    await user.click(within(dialog).getByRole('button', { name: 'Generate' }));
+    const list = await within(dialog).findByRole('list', { name: 'Backup codes' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(CODES.slice(0, 3));
+    expect(calls.filter((c) => c.path === '/api/users/me/mfa/backup-codes/').map((c) => c.body)).toEqual([
+      { totp_code: '246810' },
+    ]);
+    expect(noticeTitles()).toEqual(['success:New backup codes generated']);
+  });
+});
+
+describe('MFA: a local or directory account still confirms with its password', () => {
+  it('local: the password field, no code field, sends { password }', async () => {
+    signIn({ ...USER, mfa_enabled: true });
+    const { calls } = mockApi((c) =>
+      c.path === '/api/users/me/mfa/disable/'
+        ? new Response(null, { status: 204 })
+        : jsonResponse(200, { ...USER, mfa_enabled: !calls.some((x) => x.path === '/api/users/me/mfa/disable/') }),
+    );
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    await user.click(mfaSection().getByRole('button', { name: 'Désactiver' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Désactiver l’authentification à deux facteurs' });
+    expect(within(dialog).queryByLabelText('Code de l’application d’authentification')).toBeNull();
+    expect(within(dialog).getByText(/^Saisissez votre mot de passe pour confirmer/)).toBeInTheDocument();
+    const password = within(dialog).getByLabelText('Mot de passe');
+    expect(password).not.toHaveAccessibleDescription(expect.stringContaining('annuaire') as string);
+    await user.type(password, 'local-secret');
+    await user.click(within(dialog).getByRole('button', { name: 'Désactiver' }));
+    await waitFor(() => expect(mfaSection().getByTestId('mfa-status')).toHaveTextContent('Désactivée'));
+    expect(calls.filter((c) => c.path === '/api/users/me/mfa/disable/').map((c) => c.body)).toEqual([
+      { password: 'local-secret' },
+    ]);
+  });
+
+  it('directory: the directory’s password, as the field’s help says; sends { password }', async () => {
+    const LDAP_USER = { ...USER, source: 'ldap' as const, mfa_enabled: true };
+    signIn(LDAP_USER);
+    const { calls } = mockApi((c) =>
+      c.path === '/api/users/me/mfa/backup-codes/'
+        ? jsonResponse(200, { backup_codes: CODES.slice(0, 2) })
+        : jsonResponse(200, LDAP_USER),
+    );
+    renderPage(<ProfilePage />);
+    const user = userEvent.setup();
+    await user.click(mfaSection().getByRole('button', { name: 'Nouveaux codes de secours' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Générer de nouveaux codes de secours' });
+    expect(within(dialog).queryByLabelText('Code de l’application d’authentification')).toBeNull();
+    const password = within(dialog).getByLabelText('Mot de passe');
+    expect(password).toHaveAccessibleDescription(
+      'Le mot de passe de l’annuaire de votre organisation, celui avec lequel vous vous connectez.',
+    );
+    await user.type(password, 'directory-secret');
+    await user.click(within(dialog).getByRole('button', { name: 'Générer' }));
+    await within(dialog).findByRole('list', { name: 'Codes de secours' });
+    expect(calls.filter((c) => c.path === '/api/users/me/mfa/backup-codes/').map((c) => c.body)).toEqual([
+      { password: 'directory-secret' },
+    ]);
   });
 });

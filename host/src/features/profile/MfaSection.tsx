@@ -62,7 +62,7 @@ export function MfaSection({ user }: { user: CurrentUser }) {
       </Flex>
       {open === 'enable' ? <MfaEnableModal account={user.email} onClose={close} /> : null}
       {open === 'disable' || open === 'regenerate' ? (
-        <MfaPasswordModal action={open} account={user.email} directory={user.source === 'ldap'} onClose={close} />
+        <MfaPasswordModal action={open} account={user.email} source={user.source} onClose={close} />
       ) : null}
     </div>
   );

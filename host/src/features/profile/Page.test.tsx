@@ -346,20 +346,42 @@ describe('/profile: a directory or SSO account (issue 31)', () => {
     );
   });
 
-  it('an SSO account: says so, in English too; a local account keeps its password form', async () => {
+  it('an SSO account: says so, in English too, and nothing speaks of a password; a local account keeps its password form', async () => {
     await act(() => changeLanguage('en'));
-    signIn({ ...USER, source: 'oidc', addresses: ['jane@example.com'] });
-    mockApi(() => jsonResponse(200, USER));
+    const SSO_USER = { ...USER, source: 'oidc' as const, addresses: ['jane@example.com'] };
+    signIn(SSO_USER);
+    mockApi(() => jsonResponse(200, SSO_USER));
     const { unmount } = renderPage(<ProfilePage />);
-    expect(screen.getByTestId('profile-managed-notice')).toHaveTextContent(
-      'You sign in with your organisation’s single sign-on (SSO)',
+    const notice = screen.getByTestId('profile-managed-notice');
+    expect(notice).toHaveTextContent(
+      'You sign in with your organisation’s single sign-on (SSO), which provides your identity',
+    );
+    expect(infoSection().getByLabelText('E-mail address')).toHaveAccessibleDescription(
+      expect.stringContaining('single sign-on (SSO)') as string,
     );
     expect(screen.queryByTestId('profile-section-password')).toBeNull();
     expect(within(screen.getByTestId('profile-addresses')).getAllByRole('listitem')).toHaveLength(1);
+    // Neither a password nor the directory, anywhere on the page (the header's description included).
+    expect(screen.getByTestId('profile-page')).not.toHaveTextContent(/password|directory/i);
+    expect(screen.getByText('Your details and two-factor authentication.')).toBeInTheDocument();
     unmount();
     signIn();
     renderPage(<ProfilePage />);
     expect(screen.getByTestId('profile-section-password')).toBeInTheDocument();
     expect(screen.queryByTestId('profile-managed-notice')).toBeNull();
+    expect(screen.getByText('Your details, your password and two-factor authentication.')).toBeInTheDocument();
+  });
+
+  it('an SSO account in French: the SSO notice, no password section, no password or directory word', async () => {
+    const SSO_USER = { ...USER, source: 'oidc' as const, mfa_enabled: true };
+    signIn(SSO_USER);
+    mockApi(() => jsonResponse(200, SSO_USER));
+    renderPage(<ProfilePage />);
+    expect(screen.getByTestId('profile-managed-notice')).toHaveTextContent(
+      'Vous vous connectez par l’authentification unique (SSO) de votre organisation, qui fournit votre identité',
+    );
+    expect(screen.queryByTestId('profile-section-password')).toBeNull();
+    expect(screen.getByTestId('profile-page')).not.toHaveTextContent(/mot de passe|annuaire/i);
+    expect(screen.getByText('Vos informations et l’authentification à deux facteurs.')).toBeInTheDocument();
   });
 });

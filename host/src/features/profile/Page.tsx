@@ -107,7 +107,11 @@ export default function ProfilePage() {
 
   return (
     <section aria-labelledby="profile-title" data-testid="profile-page">
-      <PageHeader title={<span id="profile-title">{t('pages.profile')}</span>} description={t('profile.description')} />
+      <PageHeader
+        title={<span id="profile-title">{t('pages.profile')}</span>}
+        // No password section for a directory or SSO account: the description does not promise one.
+        description={user && user.source !== 'local' ? t('profile.description_managed') : t('profile.description')}
+      />
       {body}
     </section>
   );

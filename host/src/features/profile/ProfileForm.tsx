@@ -43,10 +43,10 @@ export function profileFieldError(
   t: TFunction<'host'>,
   name: keyof ProfileValues,
   value: string | undefined,
-  external: boolean,
+  user: CurrentUser,
 ): string {
   const v = (value ?? '').trim();
-  if (external && (name === 'username' || name === 'email')) return t('profile.info.external_notice');
+  if (identityLocked(user) && (name === 'username' || name === 'email')) return lockedNotice(t, user);
   if (name === 'username') {
     if (!v) return t('profile.info.username_required');
     if (v.length > USERNAME_MAX) return t('profile.info.too_long', { max: USERNAME_MAX });
@@ -61,6 +61,13 @@ export function profileFieldError(
  * (issue 31: the API refuses them with directory_managed).
  */
 export const identityLocked = (user: CurrentUser) => user.is_external || user.source !== 'local';
+
+/**
+ * Why username and e-mail cannot be changed: the directory or single sign-on the account signs in
+ * with, else the external directory of an external user.
+ */
+export const lockedNotice = (t: TFunction<'host'>, user: CurrentUser): string =>
+  user.source !== 'local' ? t(`profile.info.managed_${user.source}`) : t('profile.info.external_notice');
 
 /** True when `email` (as typed) is another address than the user's: the current password is then needed. */
 export function emailChanged(user: CurrentUser, email: unknown): boolean {
@@ -130,7 +137,7 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
       if (code === 'username_taken') fields.push({ name: 'username', errors: [t('profile.info.username_taken')] });
       else {
         for (const name of ['username', 'email', 'first_name', 'last_name'] as const) {
-          if (errors[name]) fields.push({ name, errors: [profileFieldError(t, name, values[name], external)] });
+          if (errors[name]) fields.push({ name, errors: [profileFieldError(t, name, values[name], user)] });
         }
         // Wrong (invalid_password) or missing: chosen by the code, never the API's words.
         if (errors.current_password) {
@@ -163,7 +170,7 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
           type="info"
           showIcon
           id={noticeId}
-          title={managed ? t(`profile.info.managed_${user.source}`) : t('profile.info.external_notice')}
+          title={lockedNotice(t, user)}
           style={{ marginBottom: 16 }}
           data-testid={noticeId}
         />
