@@ -2,22 +2,20 @@ import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Form from 'antd/es/form';
-import Input from 'antd/es/input';
 import QRCode from 'antd/es/qr-code';
 import Spin from 'antd/es/spin';
 import Steps from 'antd/es/steps';
 import Typography from 'antd/es/typography';
-import { LIMITS, type MfaSetupResponse } from '@qc/contracts';
+import type { MfaSetupResponse } from '@qc/contracts';
 import { notify } from '@qc/ui-state';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BackupCodes } from './BackupCodes';
+import { TotpCodeField } from './TotpCodeField';
 
 const STEPS = ['scan', 'verify', 'codes'] as const;
 export type MfaSetupStep = (typeof STEPS)[number];
 
-const CODE_PATTERN = new RegExp(`^\\d{${LIMITS.totpLength}}$`);
-const digitsOnly = (v: string) => v.replace(/\D/g, '').slice(0, LIMITS.totpLength);
 /** The set-up's secret is no longer usable: a new one is made, to scan again. */
 const SETUP_GONE = new Set(['mfa_setup_expired', 'mfa_not_pending']);
 
@@ -198,29 +196,7 @@ export function MfaSetupSteps({
       {step === 'verify' ? (
         <Form form={form} name="mfa-enable" layout="vertical" onFinish={onVerify} data-testid="mfa-step-verify">
           <Typography.Paragraph style={{ marginTop: 0 }}>{t('mfa.code_help')}</Typography.Paragraph>
-          <Form.Item
-            name="totp_code"
-            label={t('mfa.code')}
-            getValueFromEvent={(e: { target: { value: string } }) => digitsOnly(e.target.value)}
-            rules={[
-              {
-                validator: (_rule, value: unknown) =>
-                  typeof value === 'string' && CODE_PATTERN.test(value)
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(t('mfa.code_invalid'))),
-              },
-            ]}
-          >
-            <Input
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={LIMITS.totpLength}
-              pattern="[0-9]*"
-              autoFocus
-              data-testid="mfa-code"
-              style={{ maxWidth: 200, letterSpacing: '0.3em', fontVariantNumeric: 'tabular-nums' }}
-            />
-          </Form.Item>
+          <TotpCodeField label={t('mfa.code')} testId="mfa-code" />
           <Flex justify="flex-end" gap={8} wrap>
             <Button onClick={() => setStep('scan')}>{t('mfa.back')}</Button>
             <Button type="primary" htmlType="submit" loading={verifying} data-testid="mfa-verify">

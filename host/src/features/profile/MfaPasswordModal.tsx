@@ -1,16 +1,16 @@
 import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import Form from 'antd/es/form';
-import Input from 'antd/es/input';
 import Modal from 'antd/es/modal';
 import Typography from 'antd/es/typography';
 import { errorMessageKey, readApiError } from '@qc/api-client';
-import { LIMITS, type PasswordRequest, type UserSource } from '@qc/contracts';
+import type { PasswordRequest, UserSource } from '@qc/contracts';
 import { notify } from '@qc/ui-state';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PasswordInput } from '../login/PasswordInput';
 import { BackupCodes } from '../mfa-setup/BackupCodes';
+import { TotpCodeField } from '../mfa-setup/TotpCodeField';
 import { useDisableMfa, useRegenerateBackupCodes } from './profile.queries';
 
 export type MfaPasswordAction = 'disable' | 'regenerate';
@@ -30,8 +30,6 @@ export function mfaProofOf(source: UserSource): MfaProof {
 }
 
 // Like the sign-in second-factor step: exactly 6 digits, anything else dropped as it is typed.
-const CODE_PATTERN = new RegExp(`^\\d{${LIMITS.totpLength}}$`);
-const digitsOnly = (v: string) => v.replace(/\D/g, '').slice(0, LIMITS.totpLength);
 
 interface ProofValues {
   password?: string;
@@ -119,30 +117,7 @@ export function MfaPasswordModal({
           <Form form={form} name={`mfa-${action}`} layout="vertical" onFinish={onFinish}>
             <Typography.Paragraph style={{ marginTop: 0 }}>{help}</Typography.Paragraph>
             {byCode ? (
-              <Form.Item
-                name="totp_code"
-                label={t('mfa.app_code')}
-                extra={t('mfa.app_code_help_sso')}
-                getValueFromEvent={(e: { target: { value: string } }) => digitsOnly(e.target.value)}
-                rules={[
-                  {
-                    validator: (_rule, value: unknown) =>
-                      typeof value === 'string' && CODE_PATTERN.test(value)
-                        ? Promise.resolve()
-                        : Promise.reject(new Error(t('mfa.code_invalid'))),
-                  },
-                ]}
-              >
-                <Input
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={LIMITS.totpLength}
-                  pattern="[0-9]*"
-                  autoFocus
-                  data-testid="mfa-app-code"
-                  style={{ maxWidth: 200, letterSpacing: '0.3em', fontVariantNumeric: 'tabular-nums' }}
-                />
-              </Form.Item>
+              <TotpCodeField label={t('mfa.app_code')} extra={t('mfa.app_code_help_sso')} testId="mfa-app-code" />
             ) : (
               <Form.Item
                 name="password"
