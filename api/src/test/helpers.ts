@@ -146,6 +146,15 @@ export async function createTestApp(
   };
 }
 
+/** How many accounts there are: a refusal must leave it as it was. */
+export async function countUsers(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** process.env without QC_* (a developer's own settings must not leak into a test). */
 export function processEnvWithoutQc(): Record<string, string> {
   return Object.fromEntries(

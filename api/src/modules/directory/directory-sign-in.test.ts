@@ -1,5 +1,5 @@
 import { AdminUser, CurrentUser, DirectorySettings, DirectoryTestResult } from '@qc/contracts';
-import { bearer, createTestApp, PASSWORD, type TestApp } from '../../test/helpers';
+import { bearer, countUsers, createTestApp, PASSWORD, type TestApp } from '../../test/helpers';
 import net from 'node:net';
 import { closedPort, createTestDirectory, silentServer, urlAddress, type TestDirectory } from '../../test/ldap';
 import { ensureDomain } from '../domains/domains.service';
@@ -34,15 +34,7 @@ const signIn = (email: string, password: string) =>
 const me = (access: string) => t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(access) });
 const refresh = (token: string) =>
   t.app.inject({ method: 'POST', url: '/api/auth/refresh/', payload: { refresh: token } });
-const userCount = async () =>
-  Number(
-    (
-      await t.db
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const userCount = () => countUsers(t.db);
 const byEmail = (email: string) => t.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 const testLogin = (login: string, token = adminToken) =>
   t.app.inject({ method: 'POST', url: '/api/admin/directory/test/', headers: bearer(token), payload: { login } });

@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '../../test/helpers';
+import { countUsers, createTestApp, type TestApp } from '../../test/helpers';
 import { startEvilIssuer, type EvilIssuer } from '../../test/evil-issuer';
 import { ensureDomain } from '../domains/domains.service';
 
@@ -27,15 +27,7 @@ afterAll(async () => {
   await evil?.close();
 });
 
-const users = async () =>
-  Number(
-    (
-      await t.db
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const users = () => countUsers(t.db);
 
 /** Starts a sign-in: the provider URL's state and nonce, and this browser's cookie. */
 async function start() {

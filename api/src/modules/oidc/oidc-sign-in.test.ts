@@ -1,5 +1,5 @@
 import { CurrentUser, LoginResponse } from '@qc/contracts';
-import { bearer, createTestApp, freePort, PASSWORD, totpAt, type TestApp } from '../../test/helpers';
+import { bearer, countUsers, createTestApp, freePort, PASSWORD, totpAt, type TestApp } from '../../test/helpers';
 import {
   OIDC_TEST_CLIENT,
   oidcAccount,
@@ -41,15 +41,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const users = async (app = t) =>
-  Number(
-    (
-      await app.db
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const users = (app = t) => countUsers(app.db);
 const byEmail = (email: string) => t.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 const me = (app: TestApp, access: string) =>
   app.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(access) });
