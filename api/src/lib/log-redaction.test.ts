@@ -57,8 +57,9 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/x/?access_token=eyJhbGciOi.e30.sig&page_size=5&TOKEN=abc&x_token=def&q=token')).toBe(
       `/api/x/?access_token=${REDACTED}&page_size=5&TOKEN=${REDACTED}&x_token=${REDACTED}&q=token`,
     );
-    expect(redactUrl('/cb?code=AUTHCODE&state=s1&api_key=K1&signature=S1')).toBe(
-      `/cb?code=${REDACTED}&state=s1&api_key=${REDACTED}&signature=${REDACTED}`,
+    // An OpenID Connect callback: its state (and a nonce) is the key to a sign-in in progress.
+    expect(redactUrl('/cb?code=AUTHCODE&state=s1&iss=https%3A%2F%2Fsso&api_key=K1&signature=S1&nonce=n1')).toBe(
+      `/cb?code=${REDACTED}&state=${REDACTED}&iss=https%3A%2F%2Fsso&api_key=${REDACTED}&signature=${REDACTED}&nonce=${REDACTED}`,
     );
   });
 
