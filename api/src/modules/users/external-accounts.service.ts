@@ -254,8 +254,9 @@ async function refuse(db: Db, origin: RequestOrigin, plan: AccountPlan): Promise
 }
 
 /**
- * The person's account made or brought up to date, or the refusal thrown (HttpError). A write that
- * lost a race (the same first sign-in twice at once: a double click) is planned again once, then an update.
+ * The person's account made or brought up to date, or the refusal thrown (HttpError). A plan or a
+ * write that lost a race (the same first sign-in twice at once: a double click) is planned again
+ * once, then an update.
  */
 export async function provisionAccount(
   db: Db,
@@ -265,6 +266,9 @@ export async function provisionAccount(
 ): Promise<{ user: UserRow; revoked: boolean }> {
   for (let attempt = 0; ; attempt++) {
     const plan = await planAccount(db, person, findMoved);
+    // The plan's reads are not one snapshot: a first sign-in racing itself may see the other's
+    // addresses but not yet its account. Planned again once, a real conflict stays one.
+    if (plan.refusal === 'directory_address_conflict' && !plan.existing && attempt === 0) continue;
     if (plan.refusal) throw await refuse(db, origin, plan);
     try {
       return await applyPlan(db, plan, origin.ip);
