@@ -149,11 +149,12 @@ export async function afterFirstFactor(
   user: Pick<UserRow, 'id' | 'mfa_enabled' | 'mfa_required' | 'role' | 'source'>,
   { mfaMet }: { mfaMet: boolean },
 ): Promise<LoginResponse> {
-  if (user.mfa_enabled === 1 && !mfaMet) {
+  if (mfaMet) return startSession(deps, user);
+  if (user.mfa_enabled === 1) {
     return { requires_2fa: true, partial_token: await deps.tokens.signPartial(user.id) };
   }
   // No access before two-factor is set up: the set-up token opens only the two set-up routes.
-  if (mfaMandatory(deps.config, user) && user.mfa_enabled !== 1 && !mfaMet) {
+  if (mfaMandatory(deps.config, user)) {
     return { requires_2fa_setup: true, partial_token: await deps.tokens.signSetup(user.id) };
   }
   return startSession(deps, user);

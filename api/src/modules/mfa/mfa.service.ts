@@ -165,7 +165,7 @@ async function confirmOwner(deps: MfaDeps, user: UserRow, proof: PasswordRequest
     return checkPassword(deps, user, proof.password, 'password');
   }
   if (proof.totp_code === undefined) throw wrong('totp_code', 'Enter the 6-digit code');
-  if (!(await totpAccepted(deps, user, proof.totp_code))) {
+  if (!(await totpCheck(deps, user, proof.totp_code)).ok) {
     throw wrong('totp_code', 'The code is not valid.', 'invalid_code');
   }
 }
@@ -181,7 +181,6 @@ async function totpCheck(deps: MfaDeps, user: UserRow, code: string): Promise<{ 
   const ok = step !== null && (await advanceTotpStep(deps.db, user.id, step));
   return { ok, replay: step !== null && !ok };
 }
-const totpAccepted = async (deps: MfaDeps, user: UserRow, code: string) => (await totpCheck(deps, user, code)).ok;
 
 export async function disableMfa(deps: MfaDeps, auth: AuthContext, proof: PasswordRequest, origin: RequestOrigin) {
   const user = await requireUser(deps, callerOf(auth));
